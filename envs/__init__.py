@@ -1,0 +1,40 @@
+"""herozoo environments: the registry of env ids and ``make``.
+
+>>> import envs
+>>> env = envs.make("last_heroes_v0", num_players=3)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# env id -> module with env() / raw_env() factories
+_REGISTRY = {
+    "last_heroes_v0": "envs.last_heroes_v0",
+}
+ENV_IDS: tuple[str, ...] = tuple(_REGISTRY)
+
+
+def _module(env_id: str):
+    try:
+        return importlib.import_module(_REGISTRY[env_id])
+    except KeyError:
+        raise ValueError(f"unknown env id {env_id!r}; registered ids are {list(ENV_IDS)}") from None
+
+
+def make(env_id: str, **options: Any):
+    """The AEC environment ``env_id`` with the given options (see each env's docstring)."""
+    return _module(env_id).env(**options)
+
+
+def make_raw(env_id: str, **options: Any):
+    return _module(env_id).raw_env(**options)
+
+
+def game_class(env_id: str):
+    """The Game class behind an env id (rules without PettingZoo)."""
+    return _module(env_id).GAME
+
+
+__all__ = ["ENV_IDS", "make", "make_raw", "game_class"]

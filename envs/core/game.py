@@ -1,0 +1,157 @@
+"""The Game / State contract every herozoo game implements (no PettingZoo in here).
+
+A :class:`Game` is the immutable configuration of one table (player count and variant options)
+and the factory of states. A :class:`State` is the whole mutable game: it owns its random
+generator, so the same seed and the same actions always give the same game, and chance
+(shuffles, dice, draws) happens inside :meth:`State.apply`. Seats are integers ``0..n-1``; the
+rules never see agent names.
+
+The contract, as the shared AEC driver (``envs.core.aec``) uses it:
+
+- ``current_player``: the seat that decides now (any seat, not only the "active" one), -1 at the end;
+- ``legal_mask()``: int8 array of length ``num_actions``. Every action it allows is legal *and*
+  completable (no dead ends inside a multi-step turn), and while the game runs at least one is allowed;
+- ``apply(action)``: plays the action, raising :class:`IllegalActionError` for an illegal one;
+- ``rewards()``: the reward of every seat produced by the last ``apply`` (terminal results and any
+  shaping included), so cooperative games simply give every seat the same number;
+- ``is_terminal()`` / ``is_truncated()``: natural end, or a safety cap reached;
+- ``observe(seat)``: float32 vector with only what that seat may know;
+- ``describe_action(action)``, ``render(seat)``, ``info()``, ``clone()``, ``to_json()`` and
+  ``Game.state_from_json(data)``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.core.actions import ActionLayout
+from envs.core.observation import ObservationLayout
+from envs.core.options import Option, resolve_options
+
+
+class IllegalActionError(ValueError):
+    """An action that the current state does not allow. Names the action and the legal ones."""
+
+    def __init__(self, message: str, action: int | None = None, legal: tuple[int, ...] = ()):
+        super().__init__(message)
+        self.action = action
+        self.legal = legal
+
+
+class Game(ABC):
+    """Immutable game configuration and state factory.
+
+    Subclasses set the class attributes below and implement :meth:`new_state` and
+    :meth:`state_from_json`. ``num_actions`` and ``observation_size`` do not depend on the
+    player count, so one policy can play every table size.
+    """
+
+    env_id: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    action_layout: ClassVar[ActionLayout]
+    observation_layout: ClassVar[ObservationLayout]
+    option_spec: ClassVar[tuple[Option, ...]]
+    cooperative: ClassVar[bool] = False
+
+    def __init__(self, **options: Any):
+        self.options: dict[str, Any] = resolve_options(self.option_spec, options, self.env_id)
+        self.num_players: int = self.options["num_players"]
+
+    @property
+    def num_actions(self) -> int:
+        return self.action_layout.num_actions
+
+    @property
+    def observation_size(self) -> int:
+        return self.observation_layout.size
+
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the decisions of one game at this configuration."""
+
+    @abstractmethod
+    def new_state(self, seed: int | None = None) -> State:
+        """A new game after the automatic setup, ready for its first decision."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state written by :meth:`State.to_json` (or written by hand in a test)."""
+
+
+class State(ABC):
+    """The whole mutable game. See the module docstring for the contract."""
+
+    game: Game
+    current_player: int
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    def is_truncated(self) -> bool:
+        """True when a safety cap ended the game before its natural end."""
+        return False
+
+    @abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """int8 array of length ``num_actions`` for ``current_player`` (all zeros at the end)."""
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    @abstractmethod
+    def apply(self, action: int) -> None:
+        """Play ``action`` for ``current_player``; raise :class:`IllegalActionError` if illegal."""
+
+    @abstractmethod
+    def rewards(self) -> list[float]:
+        """Reward of every seat produced by the last :meth:`apply`."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Final reward of every seat (meaningful once the game is over)."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """The game's own score of every seat, as it stands now."""
+
+    @abstractmethod
+    def observe(self, seat: int) -> np.ndarray:
+        """float32 vector of ``game.observation_size``: only what ``seat`` may know."""
+
+    @abstractmethod
+    def describe_action(self, action: int) -> str:
+        """Readable meaning of ``action`` for ``current_player`` in this state."""
+
+    @abstractmethod
+    def render(self, seat: int | None = None) -> str:
+        """Text picture of the game; with a seat, only what that seat may see."""
+
+    def info(self) -> dict[str, Any]:
+        """Public facts for the driver's ``infos`` (phase, round; results at the end)."""
+        return {}
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]: ...
+
+    def illegal_action_error(self, action: Any, why: str = "") -> IllegalActionError:
+        """The error for an illegal ``action``: what it means, why, and every legal alternative."""
+        legal = tuple(self.legal_actions()) if not self.is_terminal() else ()
+        if isinstance(action, (int, np.integer)) and 0 <= action < self.game.num_actions:
+            what = f"action {int(action)} ({self.describe_action(int(action))})"
+        else:
+            what = f"action {action!r} (not an id in 0..{self.game.num_actions - 1})"
+        reason = f": {why}" if why else ""
+        shown = ", ".join(f"{a} ({self.describe_action(a)})" for a in legal[:40])
+        more = f", ... ({len(legal)} in all)" if len(legal) > 40 else ""
+        message = f"{what} is illegal for seat {self.current_player}{reason}. Legal actions: {shown}{more}"
+        if self.is_terminal():
+            message = f"{what} is illegal: the game is over"
+        return IllegalActionError(message, int(action) if isinstance(action, (int, np.integer)) else None, legal)

@@ -1,0 +1,964 @@
+"""Last Heroes rules: the game state, legal masks, apply(action) and scoring.
+
+Pure rules: no gymnasium or PettingZoo here. Seats are absolute (0..n-1) inside the state;
+only action arguments and observations are relative to a seat. Section numbers (2.4, G22...)
+refer to docs/last_heroes.md.
+
+Cards are counts per kind (all cards of one kind are identical). Monsters are ids into the
+content table. Every mutation bumps a version counter (``_seat_ver``, ``_board_ver``,
+``_cards_ver``) so the observation encoder can reuse what did not change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core.game import Game, State
+from envs.core.options import Option, is_bool, is_number_at_least
+from envs.last_heroes import actions as A
+from envs.last_heroes.content import (
+    ARTEFACT_VP,
+    CARDS_DEALT,
+    JOKER_CAP,
+    MAGAZINE_PICKS,
+    MAX_PLAYERS,
+    NUM_KINDS,
+    NUM_LEVELS,
+    NUM_POWERS,
+    POWERS,
+    ROUNDS,
+    Content,
+    load_content,
+)
+
+# Decision phases (the order is the observation's phase one-hot).
+PHASES = ("SETUP_PICK", "MAIN", "LOAD_SOURCE", "EXCHANGE_GIVE", "POST", "L1_SLOT", "L1_GIVE")
+SETUP_PICK, MAIN, LOAD_SOURCE, EXCHANGE_GIVE, POST, L1_SLOT, L1_GIVE = range(len(PHASES))
+
+# Power ids (content.POWERS order) and the states of a Power tile.
+JOKER, EXCHANGE, IMPACT, IMMUNITY, RELOAD, ADRENALINE = range(NUM_POWERS)
+POWER_NAMES = tuple(p[0] for p in POWERS)
+TILE_STATES = ("out_of_game", "on_pedestal", "held", "used")
+OUT, PEDESTAL, HELD, USED = range(len(TILE_STATES))
+
+NO = -1  # empty slot / no owner / no standee
+
+
+def _artefact_end_ok(v: Any) -> bool:
+    return v in ("immediate", "end_of_turn", "end_of_round")
+
+
+def _content_ok(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+OPTION_SPEC: tuple[Option, ...] = (
+    Option("num_players", 2, "an integer from 2 to 5", "seats at the table", check=lambda v: v in (2, 3, 4, 5) and not isinstance(v, bool)),
+    Option("reward_scheme", "win_loss", '"win_loss", "rank" or "score_margin"', "terminal reward (docs section 7)",
+           choices=("win_loss", "rank", "score_margin")),
+    Option("shaping_coef", 0.0, "a number >= 0", "weight of potential-based score shaping", check=is_number_at_least(0.0)),
+    Option("shape_artefacts", False, "True or False", "count 5 per held artefact in the shaping potential", check=is_bool),
+    Option("observation_mode", "vector", '"vector" or "dict"', "flat vector or named arrays", choices=("vector", "dict")),
+    Option("open_hands", False, "True or False", "reveal every hand in the known-cards block (debugging, teachers)", check=is_bool),
+    Option("artefacts", True, "True or False", "False: no artefacts or powers; only the 10-round end", check=is_bool),
+    Option("artefact_end", "immediate", '"immediate", "end_of_turn" or "end_of_round"',
+           "when the game ends once every artefact is held", check=_artefact_end_ok),
+    Option("score_floor", None, "None or 0", "lower bound of the Scoring Wheel", choices=(None, 0)),
+    Option("first_player", None, "None (random) or a seat 0..num_players-1", "fix the first player",
+           check=lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_PLAYERS)),
+    Option("content", "default", '"default" or a path to a JSON content file', "weapon and monster tables", check=_content_ok),
+)
+
+
+def assign(req: tuple[int, int, int], have: tuple[int, int, int] | list[int]) -> tuple[int, int, int] | None:
+    """Greedy weapon assignment on counts (2.4): impacts strongest first, each covered by the
+    weakest loaded weapon that covers it. ``req`` and ``have`` are counts of power 1, 2, 3.
+    Returns the weapons used per power, or None when the attack is impossible."""
+    r1, r2, r3 = req
+    h1, h2, h3 = have
+    if r3 > h3:
+        return None
+    spare3 = h3 - r3
+    u2 = r2 if r2 < h2 else h2
+    extra3 = r2 - u2
+    if extra3 > spare3:
+        return None
+    spare3 -= extra3
+    spare2 = h2 - u2
+    x1 = r1 if r1 < h1 else h1
+    rest = r1 - x1
+    y2 = rest if rest < spare2 else spare2
+    rest -= y2
+    if rest > spare3:
+        return None
+    return (x1, u2 + y2, r3 + extra3 + rest)
+
+
+def leftover_key(have, used) -> tuple[int, int, int]:
+    """Weapons left after an attack, strongest first, for lexicographic comparison."""
+    return (have[2] - used[2], have[1] - used[1], have[0] - used[0])
+
+
+def impact_assignment(req, have):
+    """Best IMPACT-assisted assignment (one impact lowered by one power), or None (2.4, G23).
+    The P3 reduction is tried first: it comes first in the card's order."""
+    r1, r2, r3 = req
+    best = None
+    best_key = None
+    for reduced in (((r1, r2 + 1, r3 - 1) if r3 else None), ((r1 + 1, r2 - 1, r3) if r2 else None)):
+        if reduced is None:
+            continue
+        used = assign(reduced, have)
+        if used is not None:
+            key = leftover_key(have, used)
+            if best_key is None or key > best_key:
+                best, best_key = used, key
+    return best
+
+
+class LastHeroesGame(Game):
+    """Last Heroes, 2-5 players. See docs/last_heroes.md for the rules as implemented."""
+
+    env_id = "last_heroes_v0"
+    min_players = 2
+    max_players = MAX_PLAYERS
+    action_layout = A.LAYOUT
+    option_spec = OPTION_SPEC
+
+    def __init__(self, **options: Any):
+        # The encoder imports this module, so it is bound here rather than at import time.
+        from envs.last_heroes import observation
+
+        type(self).observation_layout = observation.OBSERVATION_LAYOUT
+        self.encode = observation.encode
+        super().__init__(**options)
+        o = self.options
+        n = self.num_players
+        if o["first_player"] is not None and o["first_player"] >= n:
+            raise ValueError(f"option first_player={o['first_player']} is not allowed; it must be None or 0..{n - 1}")
+        self.content: Content = load_content(o["content"])
+        c = self.content
+        self.kind_type = c.kind_type
+        self.kind_power = c.kind_power
+        self.kind_ammo = c.kind_ammo
+        self.kinds_in_play = tuple(k for k in range(NUM_KINDS) if c.kind_type[k] < n)
+        self.use_artefacts: bool = o["artefacts"]
+        self.level_ids = tuple(tuple(m.id for m in c.monsters if m.level == lv) for lv in (1, 2, 3))
+
+        def counts(powers):
+            return (powers.count(1), powers.count(2), powers.count(3))
+
+        self.req_full = tuple(counts(m.impacts) for m in c.monsters)
+        self.req_bright = tuple(counts(m.bright) for m in c.monsters)
+        self.monster_vp = tuple(m.vp for m in c.monsters)
+        self.monster_level = tuple(m.level for m in c.monsters)
+
+    def max_game_length(self) -> int:
+        # 2 setup picks each, 8 decisions per turn at most, 7 for the one-off powers (docs 6.3).
+        return 82 * self.num_players + 7
+
+    def new_state(self, seed: int | None = None) -> LastHeroesState:
+        return LastHeroesState.new(self, seed)
+
+    def state_from_json(self, data: dict[str, Any]) -> LastHeroesState:
+        return LastHeroesState.from_json(self, data)
+
+
+class LastHeroesState(State):
+    """The whole Last Heroes game. Attributes are absolute-seat lists (see module doc)."""
+
+    # -- construction ---------------------------------------------------------------------
+    @classmethod
+    def new(cls, game: LastHeroesGame, seed: int | None) -> LastHeroesState:
+        s = cls.__new__(cls)
+        s._blank(game)
+        rng = s.rng = np.random.default_rng(seed)
+        n = game.num_players
+        # 1. Monster decks, shuffled by level; the i-th revealed card goes to column i.
+        for lv in range(NUM_LEVELS):
+            deck = list(game.level_ids[lv])
+            rng.shuffle(deck)
+            s.decks[lv] = deck
+            for c in range(n):
+                s.board[c][lv] = deck.pop()
+        # 2. One random Power tile per column's artefact pedestal.
+        if game.use_artefacts:
+            tiles = rng.permutation(NUM_POWERS)[:n].tolist()
+            for c, p in enumerate(tiles):
+                s.pedestal[c] = p
+                s.tile_state[p] = PEDESTAL
+        # 4. Shuffle the 12n weapon cards of the first n types; deal 12 to each player.
+        cards = [k for k in game.kinds_in_play for _ in range(game.content.kind_copies[k])]
+        order = rng.permutation(len(cards))
+        for i in range(n):
+            hand = s.hands[i]
+            for j in order[i * CARDS_DEALT : (i + 1) * CARDS_DEALT]:
+                hand[cards[j]] += 1
+        # 5. First player.
+        fp = game.options["first_player"]
+        s.first = int(rng.integers(n)) if fp is None else fp
+        s.current_player = s.first
+        s.phase = SETUP_PICK
+        return s
+
+    def _blank(self, game: LastHeroesGame) -> None:
+        n = game.num_players
+        self.game = game
+        self.n = n
+        self.hands = [[0] * NUM_KINDS for _ in range(n)]
+        self.known = [[0] * NUM_KINDS for _ in range(n)]
+        self.mag_kind = [[NO, NO] for _ in range(n)]
+        self.mag_ammo = [[0, 0] for _ in range(n)]
+        self.jokers = [0] * n
+        self.wheel = [0] * n
+        self.loaded = [[0] * NUM_KINDS for _ in range(n)]
+        self.loaded_power = [[0, 0, 0] for _ in range(n)]
+        self.kills: list[list[int]] = [[] for _ in range(n)]
+        self.vp = [0] * n
+        self.artefacts: list[list[int]] = [[] for _ in range(n)]
+        self.standee = [NO] * n  # NO, or 3 * column + level index
+        self.board = [[NO] * NUM_LEVELS for _ in range(MAX_PLAYERS)]
+        self.standee_on = [[NO] * NUM_LEVELS for _ in range(MAX_PLAYERS)]
+        self.permanent = [[False] * NUM_LEVELS for _ in range(MAX_PLAYERS)]
+        self.decks: list[list[int]] = [[], [], []]
+        self.discard = [0] * NUM_KINDS
+        self.pedestal = [NO] * MAX_PLAYERS
+        self.tile_state = [OUT] * NUM_POWERS
+        self.tile_holder = [NO] * NUM_POWERS
+        self.turns_taken = [0] * n
+        self.setup_picks = 0
+        self.first = 0
+        self.current_player = 0
+        self.phase = SETUP_PICK
+        self.round = 0
+        self.attacks = 0
+        self.killed_this_turn = False
+        self.load_kind = NO
+        self.load_need = 0
+        self.load_used: list[tuple[int, int]] = []
+        self.exchange_kind = NO
+        self.return_phase = MAIN
+        self.l1_target: tuple[int, int] | None = None
+        self.all_artefacts_held = False
+        self.end_case: str | None = None
+        self.ammo_from_opponents = 0
+        self.penalty_lost = 0
+        self._rewards = [0.0] * n
+        self._mask: np.ndarray | None = None
+        self._seat_ver = [0] * n
+        self._board_ver = 0
+        self._cards_ver = 0
+        self._obs_cache: Any = None
+
+    # -- contract: status -----------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.end_case is not None
+
+    def rewards(self) -> list[float]:
+        return self._rewards
+
+    def scores(self) -> list[float]:
+        bonus = ARTEFACT_VP if self.end_case == "A" else 0
+        return [self.vp[i] + self.wheel[i] + bonus * len(self.artefacts[i]) for i in range(self.n)]
+
+    def winners(self) -> list[int]:
+        """Seats tied at the top on (score, monsters killed) (2.13, G31)."""
+        keys = [(sc, len(self.kills[i])) for i, sc in enumerate(self.scores())]
+        best = max(keys)
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def returns(self) -> list[float]:
+        n = self.n
+        scores = self.scores()
+        scheme = self.game.options["reward_scheme"]
+        if scheme == "win_loss":
+            won = set(self.winners())
+            return [1.0 if i in won else -1.0 for i in range(n)]
+        if scheme == "score_margin":
+            out = []
+            for i in range(n):
+                other = max(scores[j] for j in range(n) if j != i)
+                out.append(float(min(1.0, max(-1.0, (scores[i] - other) / 20.0))))
+            return out
+        # rank: positions by (score, kills), ties share the mean value of their positions.
+        keys = [(scores[i], len(self.kills[i])) for i in range(n)]
+        order = sorted(range(n), key=lambda i: keys[i], reverse=True)
+        value = [1.0 - 2.0 * pos / (n - 1) for pos in range(n)]
+        out = [0.0] * n
+        pos = 0
+        while pos < n:
+            end = pos
+            while end + 1 < n and keys[order[end + 1]] == keys[order[pos]]:
+                end += 1
+            mean = sum(value[pos : end + 1]) / (end + 1 - pos)
+            for j in range(pos, end + 1):
+                out[order[j]] = mean
+            pos = end + 1
+        return out
+
+    def info(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"phase": PHASES[self.phase], "round": self.round}
+        if self.end_case is not None:
+            d.update(
+                final_scores=self.scores(),
+                winners=self.winners(),
+                end_case=self.end_case,
+                monsters_killed=[len(k) for k in self.kills],
+            )
+        return d
+
+    # -- helpers --------------------------------------------------------------------------
+    def has_power(self, seat: int, power: int) -> bool:
+        return self.tile_holder[power] == seat and self.tile_state[power] == HELD
+
+    def required(self, column: int, level: int) -> tuple[int, int, int]:
+        """Impacts (counts of P1, P2, P3) needed now to kill the monster in (column, level)."""
+        m = self.board[column][level]
+        if self.covered(column, level):
+            return self.game.req_bright[m]
+        return self.game.req_full[m]
+
+    def covered(self, column: int, level: int) -> bool:
+        """The dark zone is ignored: a standee stands on it, or the slot below is permanently empty."""
+        return level > 0 and (self.standee_on[column][level] != NO or self.permanent[column][level - 1])
+
+    def _attack_plan(self, seat: int, column: int, level: int, impact: bool):
+        req = self.required(column, level)
+        have = self.loaded_power[seat]
+        if impact:
+            return impact_assignment(req, have)
+        return assign(req, have)
+
+    def _impact_useful(self, seat: int, column: int, level: int) -> bool:
+        """IMPACT is offered only when it makes the attack possible or strictly cheaper (G23)."""
+        have = self.loaded_power[seat]
+        with_impact = self._attack_plan(seat, column, level, True)
+        if with_impact is None:
+            return False
+        plain = self._attack_plan(seat, column, level, False)
+        return plain is None or leftover_key(have, with_impact) > leftover_key(have, plain)
+
+    def _attacks_allowed(self, seat: int) -> bool:
+        return self.attacks == 0 or (self.attacks == 1 and self.has_power(seat, ADRENALINE))
+
+    def _sources(self) -> list[int]:
+        """Magazine cards with Ammo left, counted per weapon type (all players)."""
+        count = [0] * 5
+        kind_type = self.game.kind_type
+        for i in range(self.n):
+            mk, ma = self.mag_kind[i], self.mag_ammo[i]
+            if ma[0] > 0:
+                count[kind_type[mk[0]]] += 1
+            if ma[1] > 0:
+                count[kind_type[mk[1]]] += 1
+        return count
+
+    def _rel(self, seat: int, observer: int) -> int:
+        return (seat - observer) % self.n
+
+    def _abs(self, rel: int, observer: int) -> int:
+        return (observer + rel) % self.n
+
+    def _touch_seat(self, seat: int) -> None:
+        self._seat_ver[seat] += 1
+
+    def _touch_board(self) -> None:
+        self._board_ver += 1
+
+    def _touch_cards(self) -> None:
+        self._cards_ver += 1
+
+    # -- legal mask -----------------------------------------------------------------------
+    def legal_mask(self) -> np.ndarray:
+        if self._mask is not None:
+            return self._mask
+        mask = np.zeros(A.NUM_ACTIONS, np.int8)
+        self._mask = mask
+        if self.end_case is not None:
+            return mask
+        seat = self.current_player
+        hand = self.hands[seat]
+        phase = self.phase
+        legal: list[int] = []
+        if phase == SETUP_PICK or phase == L1_GIVE:
+            legal = [A.SELECT_HAND + k for k in range(NUM_KINDS) if hand[k]]
+        elif phase == MAIN:
+            src = self._sources()
+            budget = self.jokers[seat]
+            kind_type, kind_ammo = self.game.kind_type, self.game.kind_ammo
+            for k in range(NUM_KINDS):
+                if hand[k]:
+                    legal.append(A.PLAY_AMMO + 2 * k)
+                    legal.append(A.PLAY_AMMO + 2 * k + 1)
+                    if src[kind_type[k]] + budget >= kind_ammo[k]:
+                        legal.append(A.LOAD + k)
+            self._power_actions(seat, legal)
+        elif phase == LOAD_SOURCE:
+            t = self.game.kind_type[self.load_kind]
+            kind_type = self.game.kind_type
+            for rel in range(self.n):
+                i = self._abs(rel, seat)
+                for slot in (0, 1):
+                    if (
+                        self.mag_ammo[i][slot] > 0
+                        and kind_type[self.mag_kind[i][slot]] == t
+                        and (i, slot) not in self.load_used
+                    ):
+                        legal.append(A.SOURCE + 2 * rel + slot)
+            if self.jokers[seat]:
+                legal.append(A.SOURCE_JOKER)
+        elif phase == POST:
+            if self._attacks_allowed(seat):
+                impact = self.has_power(seat, IMPACT)
+                for c in range(self.n):
+                    for lv in range(NUM_LEVELS):
+                        if self.board[c][lv] == NO:
+                            continue
+                        if self._attack_plan(seat, c, lv, False) is not None:
+                            legal.append(A.ATTACK + 3 * c + lv)
+                        if impact and self._impact_useful(seat, c, lv):
+                            legal.append(A.ATTACK_IMPACT + 3 * c + lv)
+            self._power_actions(seat, legal)
+            legal.append(A.END_TURN)
+            if self.has_power(seat, IMMUNITY) and (self.mag_ammo[seat][0] == 0 or self.mag_ammo[seat][1] == 0):
+                legal.append(A.END_TURN_IMMUNITY)
+        elif phase == L1_SLOT:
+            legal = list(range(A.L1_SWAP, A.L1_SWAP + 2 * self.n))
+            legal.append(A.L1_SKIP)
+        elif phase == EXCHANGE_GIVE:
+            legal = [A.SELECT_HAND + k for k in range(NUM_KINDS) if hand[k] and k != self.exchange_kind]
+        mask[legal] = 1
+        return mask
+
+    def _power_actions(self, seat: int, legal: list[int]) -> None:
+        """JOKER, RELOAD and EXCHANGE, usable in MAIN and POST (G24)."""
+        if self.has_power(seat, EXCHANGE):
+            hand = self.hands[seat]
+            kinds_in_hand = [k for k in range(NUM_KINDS) if hand[k]]
+            for k in range(NUM_KINDS):
+                if self.discard[k] and any(h != k for h in kinds_in_hand):
+                    legal.append(A.EXCHANGE_TAKE + k)
+        if self.has_power(seat, JOKER) and self.jokers[seat] < JOKER_CAP:
+            legal.append(A.POWER_JOKER)
+        if self.has_power(seat, RELOAD):
+            for slot in (0, 1):
+                if self.mag_ammo[seat][slot] < self.game.kind_ammo[self.mag_kind[seat][slot]]:
+                    legal.append(A.POWER_RELOAD + slot)
+
+    # -- apply ----------------------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        mask = self.legal_mask()
+        if not (isinstance(action, (int, np.integer)) and 0 <= action < A.NUM_ACTIONS and mask[action]):
+            raise self.illegal_action_error(action)
+        action = int(action)
+        shaping = self.game.options["shaping_coef"]
+        before = self._potentials() if shaping else None
+        self._mask = None
+        name, args = A.LAYOUT.decode(action)
+        getattr(self, "_do_" + name.lower())(*args)
+        if self.end_case is not None:
+            self.current_player = NO
+            self._rewards = self.returns()
+        else:
+            self._rewards = [0.0] * self.n
+        if shaping:
+            after = self._potentials() if self.end_case is None else [0.0] * self.n
+            self._rewards = [r + shaping * (a - b) for r, a, b in zip(self._rewards, after, before)]
+
+    def _potentials(self) -> list[float]:
+        """Phi_i = (V_i - mean of the others' V) / 20, V = monster VP + wheel (+ 5 per artefact)."""
+        extra = ARTEFACT_VP if self.game.options["shape_artefacts"] else 0
+        v = [self.vp[i] + self.wheel[i] + extra * len(self.artefacts[i]) for i in range(self.n)]
+        total = sum(v)
+        return [(v[i] - (total - v[i]) / (self.n - 1)) / 20.0 for i in range(self.n)]
+
+    def _take_from_hand(self, seat: int, kind: int) -> None:
+        self.hands[seat][kind] -= 1
+        if self.known[seat][kind]:
+            self.known[seat][kind] -= 1
+
+    def _give_to_hand_publicly(self, seat: int, kind: int) -> None:
+        self.hands[seat][kind] += 1
+        self.known[seat][kind] += 1
+
+    def _do_select_hand(self, kind: int) -> None:
+        seat = self.current_player
+        self._touch_seat(seat)
+        if self.phase == SETUP_PICK:
+            self._take_from_hand(seat, kind)
+            slot = self.setup_picks
+            self.mag_kind[seat][slot] = kind
+            self.mag_ammo[seat][slot] = self.game.kind_ammo[kind]
+            self.setup_picks += 1
+            if self.setup_picks == MAGAZINE_PICKS:
+                self.setup_picks = 0
+                nxt = (seat + 1) % self.n
+                self.current_player = nxt
+                if nxt == self.first:
+                    self.round = 1
+                    self.phase = MAIN
+        elif self.phase == L1_GIVE:
+            target, slot = self.l1_target
+            replaced = self.mag_kind[target][slot]
+            self._take_from_hand(seat, kind)
+            self._give_to_hand_publicly(seat, replaced)
+            self.mag_kind[target][slot] = kind
+            self.mag_ammo[target][slot] = self.game.kind_ammo[kind]
+            if target == seat:
+                self._gain_joker(seat)
+            else:
+                self._touch_seat(target)
+            self.l1_target = None
+            self.phase = POST
+        else:  # EXCHANGE_GIVE
+            taken = self.exchange_kind
+            self._take_from_hand(seat, kind)
+            self.discard[kind] += 1
+            self.discard[taken] -= 1
+            self._give_to_hand_publicly(seat, taken)
+            self.tile_state[EXCHANGE] = USED
+            self.exchange_kind = NO
+            self.phase = self.return_phase
+            self._touch_cards()
+
+    def _gain_joker(self, seat: int) -> None:
+        if self.jokers[seat] < JOKER_CAP:
+            self.jokers[seat] += 1
+
+    def _do_play_ammo(self, kind: int, slot: int) -> None:
+        seat = self.current_player
+        self._take_from_hand(seat, kind)
+        self.discard[self.mag_kind[seat][slot]] += 1
+        self.mag_kind[seat][slot] = kind
+        self.mag_ammo[seat][slot] = self.game.kind_ammo[kind]
+        self._gain_joker(seat)
+        self.phase = POST
+        self._touch_seat(seat)
+        self._touch_cards()
+
+    def _do_load(self, kind: int) -> None:
+        seat = self.current_player
+        self._take_from_hand(seat, kind)
+        self.load_kind = kind
+        self.load_need = self.game.kind_ammo[kind]
+        self.load_used = []
+        self.phase = LOAD_SOURCE
+        self._touch_seat(seat)
+
+    def _do_source(self, rel: int, slot: int) -> None:
+        seat = self.current_player
+        owner = self._abs(rel, seat)
+        self.mag_ammo[owner][slot] -= 1
+        self.load_used.append((owner, slot))
+        if owner != seat:
+            self.wheel[owner] += 1
+            self.ammo_from_opponents += 1
+            self._touch_seat(owner)
+        self._sourced(seat)
+
+    def _do_source_joker(self) -> None:
+        seat = self.current_player
+        self.jokers[seat] -= 1
+        self._sourced(seat)
+
+    def _sourced(self, seat: int) -> None:
+        self.load_need -= 1
+        self._touch_seat(seat)
+        if self.load_need == 0:
+            kind = self.load_kind
+            self.loaded[seat][kind] += 1
+            self.loaded_power[seat][self.game.kind_power[kind] - 1] += 1
+            self.load_kind = NO
+            self.load_used = []
+            self.phase = POST
+
+    def _do_attack(self, column: int, level: int) -> None:
+        self._attack(column, level, impact=False)
+
+    def _do_attack_impact(self, column: int, level: int) -> None:
+        self._attack(column, level, impact=True)
+
+    def _attack(self, column: int, level: int, impact: bool) -> None:
+        seat = self.current_player
+        game = self.game
+        used = self._attack_plan(seat, column, level, impact)
+        if impact:
+            self.tile_state[IMPACT] = USED
+        if self.attacks == 1:
+            self.tile_state[ADRENALINE] = USED
+        self.attacks += 1
+        # 1. Discard the assigned weapons, lowest type first among equal powers (2.4).
+        loaded = self.loaded[seat]
+        for p in range(3):
+            count = used[p]
+            self.loaded_power[seat][p] -= count
+            k = p
+            while count:
+                take = min(count, loaded[k])
+                loaded[k] -= take
+                self.discard[k] += take
+                count -= take
+                k += 3
+        # 2. The attacker takes the monster.
+        monster = self.board[column][level]
+        self.board[column][level] = NO
+        self.kills[seat].append(monster)
+        self.vp[seat] += game.monster_vp[monster]
+        self.killed_this_turn = True
+        # 3. A standee on the killed monster goes back to its owner.
+        owner = self.standee_on[column][level]
+        if owner != NO:
+            self.standee_on[column][level] = NO
+            self.standee[owner] = NO
+            self._touch_seat(owner)
+        # 4. The attacker's standee moves to the breach this kill opens, or comes back (G8, G9).
+        mine = self.standee[seat]
+        if mine != NO:
+            self.standee_on[mine // 3][mine % 3] = NO
+            self.standee[seat] = NO
+        if level < 2 and self.board[column][level + 1] != NO:
+            self.standee_on[column][level + 1] = seat
+            self.standee[seat] = 3 * column + level + 1
+        # 5. Level 3: the column's artefact goes to the Level-2 breach opener, else the attacker.
+        if level == 2 and self.pedestal[column] != NO:
+            power = self.pedestal[column]
+            winner = owner if owner != NO else seat
+            self.pedestal[column] = NO
+            self.tile_state[power] = HELD
+            self.tile_holder[power] = winner
+            self.artefacts[winner].append(power)
+            self._touch_seat(winner)
+            if all(p == NO for p in self.pedestal):
+                self.all_artefacts_held = True
+                if game.options["artefact_end"] == "immediate":
+                    self.end_case = "A"  # 6. (G19)
+        self._touch_seat(seat)
+        self._touch_board()
+        self._touch_cards()
+        if self.end_case is not None:
+            return
+        # 7. Level 1: the special effect, when there is a card to give.
+        if level == 0 and any(self.hands[seat]):
+            self.phase = L1_SLOT
+
+    def _do_l1_swap(self, rel: int, slot: int) -> None:
+        self.l1_target = (self._abs(rel, self.current_player), slot)
+        self.phase = L1_GIVE
+        self._touch_seat(self.current_player)
+
+    def _do_l1_skip(self) -> None:
+        self.phase = POST
+        self._touch_seat(self.current_player)
+
+    def _do_exchange_take(self, kind: int) -> None:
+        self.exchange_kind = kind
+        self.return_phase = self.phase
+        self.phase = EXCHANGE_GIVE
+        self._touch_seat(self.current_player)
+
+    def _do_power_joker(self) -> None:
+        seat = self.current_player
+        self._gain_joker(seat)
+        self.tile_state[JOKER] = USED
+        self._touch_seat(seat)
+
+    def _do_power_reload(self, slot: int) -> None:
+        seat = self.current_player
+        self.mag_ammo[seat][slot] = self.game.kind_ammo[self.mag_kind[seat][slot]]
+        self.tile_state[RELOAD] = USED
+        self._touch_seat(seat)
+
+    def _do_end_turn(self) -> None:
+        self._end_turn(immunity=False)
+
+    def _do_end_turn_immunity(self) -> None:
+        self.tile_state[IMMUNITY] = USED
+        self._end_turn(immunity=True)
+
+    def _end_turn(self, immunity: bool) -> None:
+        seat = self.current_player
+        # 1. Penalty for own empty Magazine cards.
+        if not immunity:
+            empty = (self.mag_ammo[seat][0] == 0) + (self.mag_ammo[seat][1] == 0)
+            if empty:
+                before = self.wheel[seat]
+                after = before - empty
+                if self.game.options["score_floor"] is not None:
+                    after = max(after, self.game.options["score_floor"])
+                self.wheel[seat] = after
+                self.penalty_lost += before - after
+        # 2. No kill this turn: the standee comes back and its breach closes.
+        mine = self.standee[seat]
+        if not self.killed_this_turn and mine != NO:
+            self.standee_on[mine // 3][mine % 3] = NO
+            self.standee[seat] = NO
+        # 3. Refill every column where no hero stands (G13).
+        self._refill()
+        self.turns_taken[seat] += 1
+        self._touch_seat(seat)
+        self._touch_board()
+        # 4. Game end.
+        nxt = (seat + 1) % self.n
+        round_over = nxt == self.first
+        timing = self.game.options["artefact_end"]
+        if self.all_artefacts_held and (timing == "end_of_turn" or round_over):
+            self.end_case = "A"
+            return
+        if round_over and self.round == ROUNDS:
+            self.end_case = "B"
+            return
+        # 5. Next player.
+        if round_over:
+            self.round += 1
+        self.current_player = nxt
+        self.phase = MAIN
+        self.attacks = 0
+        self.killed_this_turn = False
+
+    def _refill(self) -> None:
+        for c in range(self.n):
+            if self.standee_on[c][0] != NO or self.standee_on[c][1] != NO or self.standee_on[c][2] != NO:
+                continue
+            column = self.board[c]
+            for lv in range(NUM_LEVELS):
+                if column[lv] == NO and not self.permanent[c][lv]:
+                    deck = self.decks[lv]
+                    if deck:
+                        column[lv] = deck.pop()
+                        self._touch_cards()
+                    else:
+                        self.permanent[c][lv] = True
+
+    # -- text -----------------------------------------------------------------------------
+    def _monster_text(self, m: int) -> str:
+        mon = self.game.content.monsters[m]
+        return f"{mon.name} (L{mon.level}, {mon.vp} VP)"
+
+    def _slot_text(self, seat: int, slot: int) -> str:
+        k = self.mag_kind[seat][slot]
+        if k == NO:
+            return "(empty)"
+        return f"{self.game.content.kind_name(k)} [{self.mag_ammo[seat][slot]}/{self.game.kind_ammo[k]}]"
+
+    def describe_action(self, action: int) -> str:
+        name, args = A.LAYOUT.decode(int(action))
+        seat = self.current_player if self.current_player != NO else 0
+        kn = self.game.content.kind_name
+        if name == "PLAY_AMMO":
+            k, slot = args
+            return f"share {kn(k)} as Ammo into your slot {slot}"
+        if name == "LOAD":
+            return f"load {kn(args[0])} as a weapon"
+        if name in ("SOURCE", "L1_SWAP"):
+            rel, slot = args
+            owner = self._abs(rel, seat)
+            whose = "your" if rel == 0 else f"player_{owner}'s"
+            what = self._slot_text(owner, slot) if rel < self.n else "(no such seat)"
+            verb = "take 1 Ammo from" if name == "SOURCE" else "Level 1 effect: replace"
+            return f"{verb} {whose} slot {slot}: {what}"
+        if name in ("ATTACK", "ATTACK_IMPACT"):
+            c, lv = args
+            m = self.board[c][lv] if c < self.n else NO
+            target = self._monster_text(m) if m != NO else "an empty slot"
+            extra = " with IMPACT" if name == "ATTACK_IMPACT" else ""
+            return f"attack column {c} level {lv + 1}: {target}{extra}"
+        if name == "SELECT_HAND":
+            what = {SETUP_PICK: "put into your Magazine", L1_GIVE: "give to the Magazine", EXCHANGE_GIVE: "give to the discard"}
+            return f"{what.get(self.phase, 'choose')}: {kn(args[0])}"
+        if name == "EXCHANGE_TAKE":
+            return f"EXCHANGE: take {kn(args[0])} from the discard pile"
+        if name == "POWER_RELOAD":
+            return f"RELOAD your slot {args[0]}"
+        words = {
+            "SOURCE_JOKER": "use a Joker for the load",
+            "L1_SKIP": "skip the Level 1 effect",
+            "POWER_JOKER": "JOKER: gain a Joker",
+            "END_TURN": "end the turn",
+            "END_TURN_IMMUNITY": "end the turn with IMMUNITY",
+        }
+        return words[name]
+
+    def render(self, seat: int | None = None) -> str:
+        c = self.game.content
+        lines = []
+        status = f"round {self.round}/{ROUNDS}, {PHASES[self.phase]}"
+        if self.end_case:
+            status = f"game over (case {self.end_case}); scores {self.scores()}; winners {self.winners()}"
+        else:
+            status += f", player_{self.current_player} to act"
+        lines.append(f"Last Heroes, {self.n} players: {status}")
+        lines.append(f"decks L1/L2/L3: {[len(d) for d in self.decks]}")
+        for col in range(self.n):
+            ped = self.pedestal[col]
+            art = POWER_NAMES[ped] if ped != NO else "-"
+            cells = []
+            for lv in range(NUM_LEVELS):
+                m = self.board[col][lv]
+                if m == NO:
+                    cell = "[permanent breach]" if self.permanent[col][lv] else "[empty]"
+                else:
+                    need = self.required(col, lv)
+                    cell = f"{c.monsters[m].name} ({c.monsters[m].vp} VP) needs {need[0]}xP1 {need[1]}xP2 {need[2]}xP3"
+                    if self.standee_on[col][lv] != NO:
+                        cell += f" <player_{self.standee_on[col][lv]}>"
+                cells.append(cell)
+            lines.append(f"col {col} artefact {art}: " + " | ".join(cells))
+        for i in range(self.n):
+            hand_visible = seat is None or seat == i
+            hand = (
+                ", ".join(f"{c.kind_name(k)}x{v}" for k, v in enumerate(self.hands[i]) if v)
+                if hand_visible
+                else f"{sum(self.hands[i])} cards"
+            )
+            loaded = ", ".join(f"{c.kind_name(k)}x{v}" for k, v in enumerate(self.loaded[i]) if v) or "-"
+            powers = ", ".join(
+                POWER_NAMES[p] + ("" if self.tile_state[p] == HELD else " (used)") for p in self.artefacts[i]
+            ) or "-"
+            lines.append(
+                f"player_{i}{' *' if i == self.current_player else ''}: wheel {self.wheel[i]}, "
+                f"jokers {self.jokers[i]}, kills {len(self.kills[i])} ({self.vp[i]} VP), "
+                f"magazine {self._slot_text(i, 0)} {self._slot_text(i, 1)}; loaded {loaded}; "
+                f"artefacts {powers}; hand {hand}"
+            )
+        if self.end_case is None and (seat is None or seat == self.current_player):
+            legal = ", ".join(f"{a}: {self.describe_action(a)}" for a in self.legal_actions())
+            lines.append(f"legal: {legal}")
+        return "\n".join(lines)
+
+    # -- observation ----------------------------------------------------------------------
+    def observe(self, seat: int) -> np.ndarray:
+        return self.game.encode(self, seat)
+
+    # -- copy and (de)serialisation -------------------------------------------------------
+    def clone(self) -> LastHeroesState:
+        s = LastHeroesState.__new__(LastHeroesState)
+        d = s.__dict__
+        for key, value in self.__dict__.items():
+            if isinstance(value, list):
+                if value and isinstance(value[0], list):
+                    value = [list(v) for v in value]
+                else:
+                    value = list(value)
+            d[key] = value
+        s.rng = np.random.default_rng()
+        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s._obs_cache = None
+        s._mask = None
+        return s
+
+    def to_json(self) -> dict[str, Any]:
+        n = self.n
+        return {
+            "env_id": self.game.env_id,
+            "options": dict(self.game.options),
+            "phase": PHASES[self.phase],
+            "current_player": self.current_player,
+            "first_player": self.first,
+            "round": self.round,
+            "setup_picks": self.setup_picks,
+            "players": [
+                {
+                    "hand": list(self.hands[i]),
+                    "known": list(self.known[i]),
+                    "magazine": [[self.mag_kind[i][s], self.mag_ammo[i][s]] for s in (0, 1)],
+                    "jokers": self.jokers[i],
+                    "wheel": self.wheel[i],
+                    "loaded": list(self.loaded[i]),
+                    "kills": list(self.kills[i]),
+                    "artefacts": [POWER_NAMES[p] for p in self.artefacts[i]],
+                    "standee": None if self.standee[i] == NO else [self.standee[i] // 3, self.standee[i] % 3],
+                    "turns_taken": self.turns_taken[i],
+                }
+                for i in range(n)
+            ],
+            "board": [[None if m == NO else m for m in self.board[c]] for c in range(n)],
+            "permanent": [list(self.permanent[c]) for c in range(n)],
+            "decks": [list(d) for d in self.decks],
+            "discard": list(self.discard),
+            "pedestals": [None if p == NO else POWER_NAMES[p] for p in self.pedestal[:n]],
+            "tiles": {POWER_NAMES[p]: TILE_STATES[self.tile_state[p]] for p in range(NUM_POWERS)},
+            "turn": {
+                "attacks": self.attacks,
+                "killed": self.killed_this_turn,
+                "load_kind": None if self.load_kind == NO else self.load_kind,
+                "load_need": self.load_need,
+                "load_used": [list(u) for u in self.load_used],
+                "exchange_kind": None if self.exchange_kind == NO else self.exchange_kind,
+                "return_phase": PHASES[self.return_phase],
+                "l1_target": None if self.l1_target is None else list(self.l1_target),
+            },
+            "all_artefacts_held": self.all_artefacts_held,
+            "end_case": self.end_case,
+            "counters": {"ammo_from_opponents": self.ammo_from_opponents, "penalty_lost": self.penalty_lost},
+            "rng": self.rng.bit_generator.state,
+        }
+
+    @classmethod
+    def from_json(cls, game: LastHeroesGame, data: dict[str, Any]) -> LastHeroesState:
+        """Rebuild a state; the standee positions and tile holders are derived, not stored twice."""
+        if data.get("env_id", game.env_id) != game.env_id:
+            raise ValueError(f"state is for {data['env_id']!r}, not {game.env_id!r}")
+        n = game.num_players
+        if len(data["players"]) != n:
+            raise ValueError(f"state has {len(data['players'])} players but the game has {n}")
+        s = cls.__new__(cls)
+        s._blank(game)
+        s.phase = PHASES.index(data["phase"])
+        s.current_player = data["current_player"]
+        s.first = data["first_player"]
+        s.round = data["round"]
+        s.setup_picks = data.get("setup_picks", 0)
+        power_id = {name: i for i, name in enumerate(POWER_NAMES)}
+        for i, p in enumerate(data["players"]):
+            s.hands[i] = list(p["hand"])
+            s.known[i] = list(p.get("known", [0] * NUM_KINDS))
+            for slot, (kind, ammo) in enumerate(p["magazine"]):
+                s.mag_kind[i][slot] = NO if kind is None else kind
+                s.mag_ammo[i][slot] = ammo
+            s.jokers[i] = p.get("jokers", 0)
+            s.wheel[i] = p.get("wheel", 0)
+            s.loaded[i] = list(p.get("loaded", [0] * NUM_KINDS))
+            for k, v in enumerate(s.loaded[i]):
+                s.loaded_power[i][game.kind_power[k] - 1] += v
+            s.kills[i] = list(p.get("kills", []))
+            s.vp[i] = sum(game.monster_vp[m] for m in s.kills[i])
+            s.artefacts[i] = [power_id[name] for name in p.get("artefacts", [])]
+            for pw in s.artefacts[i]:
+                s.tile_holder[pw] = i
+            if p.get("standee") is not None:
+                col, lv = p["standee"]
+                s.standee[i] = 3 * col + lv
+                s.standee_on[col][lv] = i
+            s.turns_taken[i] = p.get("turns_taken", 0)
+        for c, column in enumerate(data["board"]):
+            s.board[c] = [NO if m is None else m for m in column]
+        for c, column in enumerate(data.get("permanent", [])):
+            s.permanent[c] = list(column)
+        s.decks = [list(d) for d in data["decks"]]
+        s.discard = list(data.get("discard", [0] * NUM_KINDS))
+        for c, name in enumerate(data.get("pedestals", [])):
+            s.pedestal[c] = NO if name is None else power_id[name]
+        for name, st in data.get("tiles", {}).items():
+            s.tile_state[power_id[name]] = TILE_STATES.index(st)
+        t = data.get("turn", {})
+        s.attacks = t.get("attacks", 0)
+        s.killed_this_turn = t.get("killed", False)
+        s.load_kind = NO if t.get("load_kind") is None else t["load_kind"]
+        s.load_need = t.get("load_need", 0)
+        s.load_used = [tuple(u) for u in t.get("load_used", [])]
+        s.exchange_kind = NO if t.get("exchange_kind") is None else t["exchange_kind"]
+        s.return_phase = PHASES.index(t.get("return_phase", "MAIN"))
+        s.l1_target = None if t.get("l1_target") is None else tuple(t["l1_target"])
+        s.all_artefacts_held = data.get("all_artefacts_held", False)
+        s.end_case = data.get("end_case")
+        counters = data.get("counters", {})
+        s.ammo_from_opponents = counters.get("ammo_from_opponents", 0)
+        s.penalty_lost = counters.get("penalty_lost", 0)
+        s.rng = np.random.default_rng()
+        if data.get("rng") is not None:
+            s.rng.bit_generator.state = data["rng"]
+        if s.end_case is not None:
+            s.current_player = NO
+        return s
