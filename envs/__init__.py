@@ -37,4 +37,4 @@ def game_class(env_id: str):
     return _module(env_id).GAME
 
 
-__all__ = ["ENV_IDS", "make", "make_raw", "game_class"]
+__all__ = ["ENV_IDS", "game_class", "make", "make_raw"]

@@ -81,10 +81,7 @@ class TurnBasedEnv(AECEnv):
         layout = self.game.observation_layout
         if self._dict_obs:
             obs_space = spaces.Dict(
-                {
-                    b.name: spaces.Box(layout.low, layout.high, b.shape, np.float32)
-                    for b in layout.blocks
-                }
+                {b.name: spaces.Box(layout.low, layout.high, b.shape, np.float32) for b in layout.blocks}
             )
         else:
             obs_space = spaces.Box(layout.low, layout.high, (layout.size,), np.float32)
@@ -113,9 +110,7 @@ class TurnBasedEnv(AECEnv):
     def reset_to_state(self, state: State) -> None:
         """Continue from a given state (a saved game, a test position)."""
         if state.game.num_players != self.game.num_players:
-            raise ValueError(
-                f"the state has {state.game.num_players} players but this env has {self.game.num_players}"
-            )
+            raise ValueError(f"the state has {state.game.num_players} players but this env has {self.game.num_players}")
         self.state = state
         self._start()
 
@@ -219,7 +214,7 @@ class TurnBasedEnv(AECEnv):
         seat = self._seat[agent]
         vector = state.observe(seat)
         observation = self.game.observation_layout.split(vector) if self._dict_obs else vector
-        if seat == state.current_player and not (state.is_terminal() or state.is_truncated()):
+        if seat == state.current_player and not (self.terminations.get(agent) or self.truncations.get(agent)):
             mask = state.legal_mask().copy()
         else:
             mask = self._zero_mask.copy()
@@ -229,7 +224,7 @@ class TurnBasedEnv(AECEnv):
         """The legal-action mask of ``agent`` (default: the selected one), as MaskablePPO wants."""
         agent = self.agent_selection if agent is None else agent
         state = self.state
-        if state is None or self._seat[agent] != state.current_player or state.is_terminal():
+        if state is None or self._seat[agent] != state.current_player or self.terminations.get(agent, True):
             return self._zero_mask.copy()
         return state.legal_mask().copy()
 

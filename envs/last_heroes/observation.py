@@ -72,18 +72,30 @@ COLUMN_SIZE = COLUMN_HEAD + NUM_LEVELS * SLOT_SIZE
 
 OBSERVATION_LAYOUT = ObservationLayout(
     [
-        ("global", 32, "players one-hot (4: 2..5); round one-hot (10); phase one-hot (7); attacks this turn "
-                       "one-hot (3); weapon types in play (5); artefacts on pedestals / n; artefacts held / n; "
-                       "setup picks made by the actor / 2"),
+        (
+            "global",
+            32,
+            "players one-hot (4: 2..5); round one-hot (10); phase one-hot (7); attacks this turn "
+            "one-hot (3); weapon types in play (5); artefacts on pedestals / n; artefacts held / n; "
+            "setup picks made by the actor / 2",
+        ),
         ("hand", NUM_KINDS, "own hand, count per kind / 5"),
         ("seats", (MAX_PLAYERS, SEAT_SIZE), "per relative seat (0 = observer); row fields below"),
-        ("columns", (MAX_PLAYERS, COLUMN_SIZE), "per absolute column: in play, artefact on pedestal, its power "
-                                                "one-hot (6), then three level slots (fields below)"),
+        (
+            "columns",
+            (MAX_PLAYERS, COLUMN_SIZE),
+            "per absolute column: in play, artefact on pedestal, its power "
+            "one-hot (6), then three level slots (fields below)",
+        ),
         ("decks", 3 + 36, "cards left per level (/15, /12, /9); per monster id, 1 if still in a deck"),
         ("cards", 2 * NUM_KINDS, "discard pile per kind / 5; cards in opponents' hands per kind / 5"),
-        ("pending", 51, "kind being loaded one-hot (15); Ammo still to source / 3; Magazine cards used by this "
-                        "load by (seat, slot) (10); kind taken by a pending EXCHANGE one-hot (15); slot chosen "
-                        "for a pending Level-1 swap by (seat, slot) one-hot (10)"),
+        (
+            "pending",
+            51,
+            "kind being loaded one-hot (15); Ammo still to source / 3; Magazine cards used by this "
+            "load by (seat, slot) (10); kind taken by a pending EXCHANGE one-hot (15); slot chosen "
+            "for a pending Level-1 swap by (seat, slot) one-hot (10)",
+        ),
         ("tiles", NUM_POWERS * 4, "per power: not in game / on a pedestal / held unused / used, one-hot"),
     ],
     low=-1.0,
@@ -103,11 +115,11 @@ DECK_SCALE = (15.0, 12.0, 9.0)
 
 
 def _clip(x: float) -> float:
-    return -1.0 if x < -1.0 else (1.0 if x > 1.0 else x)
+    return -1.0 if x < -1.0 else (min(x, 1.0))
 
 
 class _Cache:
-    __slots__ = ("seat_rows", "seat_ver", "columns", "board_ver", "cards", "cards_ver", "kill_flags")
+    __slots__ = ("board_ver", "cards", "cards_ver", "columns", "kill_flags", "seat_rows", "seat_ver")
 
     def __init__(self, n: int):
         self.seat_rows = [np.zeros(SEAT_SIZE, np.float32) for _ in range(n)]
@@ -320,4 +332,3 @@ def encode(state, seat: int) -> np.ndarray:
     for p in range(NUM_POWERS):
         obs[T + 4 * p + state.tile_state[p]] = 1.0
     return obs
-

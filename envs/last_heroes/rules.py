@@ -55,20 +55,59 @@ def _content_ok(v: Any) -> bool:
 
 
 OPTION_SPEC: tuple[Option, ...] = (
-    Option("num_players", 2, "an integer from 2 to 5", "seats at the table", check=lambda v: v in (2, 3, 4, 5) and not isinstance(v, bool)),
-    Option("reward_scheme", "win_loss", '"win_loss", "rank" or "score_margin"', "terminal reward (docs section 7)",
-           choices=("win_loss", "rank", "score_margin")),
-    Option("shaping_coef", 0.0, "a number >= 0", "weight of potential-based score shaping", check=is_number_at_least(0.0)),
-    Option("shape_artefacts", False, "True or False", "count 5 per held artefact in the shaping potential", check=is_bool),
-    Option("observation_mode", "vector", '"vector" or "dict"', "flat vector or named arrays", choices=("vector", "dict")),
-    Option("open_hands", False, "True or False", "reveal every hand in the known-cards block (debugging, teachers)", check=is_bool),
+    Option(
+        "num_players",
+        2,
+        "an integer from 2 to 5",
+        "seats at the table",
+        check=lambda v: v in (2, 3, 4, 5) and not isinstance(v, bool),
+    ),
+    Option(
+        "reward_scheme",
+        "win_loss",
+        '"win_loss", "rank" or "score_margin"',
+        "terminal reward (docs section 7)",
+        choices=("win_loss", "rank", "score_margin"),
+    ),
+    Option(
+        "shaping_coef", 0.0, "a number >= 0", "weight of potential-based score shaping", check=is_number_at_least(0.0)
+    ),
+    Option(
+        "shape_artefacts", False, "True or False", "count 5 per held artefact in the shaping potential", check=is_bool
+    ),
+    Option(
+        "observation_mode", "vector", '"vector" or "dict"', "flat vector or named arrays", choices=("vector", "dict")
+    ),
+    Option(
+        "open_hands",
+        False,
+        "True or False",
+        "reveal every hand in the known-cards block (debugging, teachers)",
+        check=is_bool,
+    ),
     Option("artefacts", True, "True or False", "False: no artefacts or powers; only the 10-round end", check=is_bool),
-    Option("artefact_end", "immediate", '"immediate", "end_of_turn" or "end_of_round"',
-           "when the game ends once every artefact is held", check=_artefact_end_ok),
+    Option(
+        "artefact_end",
+        "immediate",
+        '"immediate", "end_of_turn" or "end_of_round"',
+        "when the game ends once every artefact is held",
+        check=_artefact_end_ok,
+    ),
     Option("score_floor", None, "None or 0", "lower bound of the Scoring Wheel", choices=(None, 0)),
-    Option("first_player", None, "None (random) or a seat 0..num_players-1", "fix the first player",
-           check=lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_PLAYERS)),
-    Option("content", "default", '"default" or a path to a JSON content file', "weapon and monster tables", check=_content_ok),
+    Option(
+        "first_player",
+        None,
+        "None (random) or a seat 0..num_players-1",
+        "fix the first player",
+        check=lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_PLAYERS),
+    ),
+    Option(
+        "content",
+        "default",
+        '"default" or a path to a JSON content file',
+        "weapon and monster tables",
+        check=_content_ok,
+    ),
 )
 
 
@@ -81,15 +120,15 @@ def assign(req: tuple[int, int, int], have: tuple[int, int, int] | list[int]) ->
     if r3 > h3:
         return None
     spare3 = h3 - r3
-    u2 = r2 if r2 < h2 else h2
+    u2 = min(h2, r2)
     extra3 = r2 - u2
     if extra3 > spare3:
         return None
     spare3 -= extra3
     spare2 = h2 - u2
-    x1 = r1 if r1 < h1 else h1
+    x1 = min(h1, r1)
     rest = r1 - x1
-    y2 = rest if rest < spare2 else spare2
+    y2 = min(spare2, rest)
     rest -= y2
     if rest > spare3:
         return None
@@ -765,7 +804,11 @@ class LastHeroesState(State):
             extra = " with IMPACT" if name == "ATTACK_IMPACT" else ""
             return f"attack column {c} level {lv + 1}: {target}{extra}"
         if name == "SELECT_HAND":
-            what = {SETUP_PICK: "put into your Magazine", L1_GIVE: "give to the Magazine", EXCHANGE_GIVE: "give to the discard"}
+            what = {
+                SETUP_PICK: "put into your Magazine",
+                L1_GIVE: "give to the Magazine",
+                EXCHANGE_GIVE: "give to the discard",
+            }
             return f"{what.get(self.phase, 'choose')}: {kn(args[0])}"
         if name == "EXCHANGE_TAKE":
             return f"EXCHANGE: take {kn(args[0])} from the discard pile"
@@ -813,9 +856,10 @@ class LastHeroesState(State):
                 else f"{sum(self.hands[i])} cards"
             )
             loaded = ", ".join(f"{c.kind_name(k)}x{v}" for k, v in enumerate(self.loaded[i]) if v) or "-"
-            powers = ", ".join(
-                POWER_NAMES[p] + ("" if self.tile_state[p] == HELD else " (used)") for p in self.artefacts[i]
-            ) or "-"
+            powers = (
+                ", ".join(POWER_NAMES[p] + ("" if self.tile_state[p] == HELD else " (used)") for p in self.artefacts[i])
+                or "-"
+            )
             lines.append(
                 f"player_{i}{' *' if i == self.current_player else ''}: wheel {self.wheel[i]}, "
                 f"jokers {self.jokers[i]}, kills {len(self.kills[i])} ({self.vp[i]} VP), "
