@@ -1,3 +1,14 @@
+"""Versioned entry point (PettingZoo habit): ``from envs import last_heroes_v0; last_heroes_v0.env()``."""
+
 from envs.last_heroes.env import GAME, env, raw_env
 
-__all__ = ["GAME", "env", "raw_env"]
+__all__ = ["GAME", "HeuristicBot", "env", "raw_env"]
+
+
+def __getattr__(name: str):
+    # The bot is imported on first use: the env itself does not need it.
+    if name == "HeuristicBot":
+        from envs.last_heroes.heuristic import HeuristicBot
+
+        return HeuristicBot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

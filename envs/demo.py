@@ -1,0 +1,48 @@
+"""Play one game between heuristic bots and print it, decision by decision.
+
+    python -m envs.demo [--env last_heroes_v0] [--players 3] [--seed 0] [--quiet]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import envs
+
+
+def play(env_id: str, num_players: int, seed: int, show: bool = True) -> dict:
+    """Heuristic bots at every seat through the AEC API; returns the final infos of player_0."""
+    env = envs.make(env_id, num_players=num_players, render_mode="ansi")
+    env.reset(seed=seed)
+    bots = {agent: envs.heuristic_bot(env_id, seed=seed + i) for i, agent in enumerate(env.possible_agents)}
+    final_info: dict = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            final_info = final_info or info
+            if show:
+                print(f"{agent}: reward {reward:+.2f}")
+            env.step(None)
+            continue
+        action = bots[agent].act_state(env.state)
+        if show:
+            print(f"{agent} [{info['phase']}]: {env.describe_action(action)}")
+        env.step(action)
+    if show:
+        print(env.state.render())
+    return final_info
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--env", default="last_heroes_v0", choices=envs.ENV_IDS)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quiet", action="store_true", help="print only the final board")
+    args = parser.parse_args(argv)
+    info = play(args.env, args.players, args.seed, show=not args.quiet)
+    print(f"final scores {info.get('final_scores')}, winners {info.get('winners')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""A tiny cooperative game that exercises what the shared driver must support beyond Last Heroes:
+1-4 seats, a team reward, chance inside ``apply``, a decision taken by a seat other than the
+active one, a multi-step turn, and truncation by a safety cap.
+
+Relay: the team must bring a shared counter to exactly ``target``. The active seat plays
+``ADD(1)`` or ``ADD(2)``; a die then adds 0 or 1. When the die adds 1, the *previous* seat
+decides ``KEEP`` or ``UNDO`` for that bonus. Reaching the target wins (+1 to everyone),
+overshooting loses (-1 to everyone), and ``max_steps`` decisions truncate the game (0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core import ActionLayout, Game, ObservationLayout, Option, State
+from envs.core.aec import make_env_factories
+from envs.core.options import is_int_in
+
+LAYOUT = ActionLayout([("ADD", {"amount": 2}, "add 1 or 2"), ("KEEP", {}, "keep the bonus"), ("UNDO", {}, "undo it")])
+OBS = ObservationLayout([("counter", 1, "counter / target"), ("seat", 4, "relative seat to act"), ("phase", 2, "")])
+
+
+class RelayGame(Game):
+    env_id = "relay_v0"
+    min_players, max_players = 1, 4
+    cooperative = True
+    action_layout = LAYOUT
+    observation_layout = OBS
+    option_spec = (
+        Option("num_players", 2, "1..4", "seats", check=is_int_in(1, 4)),
+        Option("reward_scheme", "win_loss", '"win_loss"', "team result", choices=("win_loss",)),
+        Option("target", 10, "an integer 3..50", "the counter to reach", check=is_int_in(3, 50)),
+        Option("max_steps", 200, "an integer >= 1", "truncation cap", check=is_int_in(1, 10_000)),
+    )
+
+    def max_game_length(self) -> int:
+        return self.options["max_steps"]
+
+    def new_state(self, seed=None) -> RelayState:
+        return RelayState(self, np.random.default_rng(seed))
+
+    def state_from_json(self, data: dict[str, Any]) -> RelayState:
+        s = RelayState(self, np.random.default_rng())
+        s.counter, s.current_player, s.active = data["counter"], data["current_player"], data["active"]
+        s.phase, s.steps, s.result = data["phase"], data["steps"], data["result"]
+        s.rng.bit_generator.state = data["rng"]
+        return s
+
+
+class RelayState(State):
+    def __init__(self, game: RelayGame, rng: np.random.Generator):
+        self.game, self.rng = game, rng
+        self.counter = 0
+        self.current_player = 0
+        self.active = 0
+        self.phase = 0  # 0: ADD, 1: KEEP/UNDO by the previous seat
+        self.steps = 0
+        self.result: str | None = None
+        self._rewards = [0.0] * game.num_players
+
+    def is_terminal(self) -> bool:
+        return self.result in ("won", "lost")
+
+    def is_truncated(self) -> bool:
+        return self.result == "truncated"
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(LAYOUT.num_actions, np.int8)
+        if self.result is None:
+            names = ("ADD",) if self.phase == 0 else ("KEEP", "UNDO")
+            for name in names:
+                b = LAYOUT.block(name)
+                mask[b.start : b.stop] = 1
+        return mask
+
+    def apply(self, action: int) -> None:
+        if self.result is not None or not self.legal_mask()[action]:
+            raise self.illegal_action_error(action)
+        n = self.game.num_players
+        name, args = LAYOUT.decode(action)
+        if name == "ADD":
+            self.counter += args[0] + 1
+            if self.rng.random() < 0.5 and n > 1:
+                self.counter += 1
+                self.phase = 1
+                self.current_player = (self.active - 1) % n
+            else:
+                self._next()
+        else:
+            if name == "UNDO":
+                self.counter -= 1
+            self.phase = 0
+            self._next()
+        self.steps += 1
+        target = self.game.options["target"]
+        if self.counter == target and self.phase == 0:
+            self.result = "won"
+        elif self.counter > target + 1 or (self.counter > target and self.phase == 0):
+            self.result = "lost"
+        elif self.steps >= self.game.options["max_steps"]:
+            self.result = "truncated"
+        value = {"won": 1.0, "lost": -1.0}.get(self.result, 0.0)
+        self._rewards = [value] * n
+
+    def _next(self) -> None:
+        self.active = (self.active + 1) % self.game.num_players
+        self.current_player = self.active
+
+    def rewards(self) -> list[float]:
+        return self._rewards
+
+    def returns(self) -> list[float]:
+        return self._rewards
+
+    def scores(self) -> list[float]:
+        return [float(self.counter)] * self.game.num_players
+
+    def observe(self, seat: int) -> np.ndarray:
+        obs = np.zeros(OBS.size, np.float32)
+        obs[0] = min(self.counter / self.game.options["target"], 1.0)
+        obs[1 + (self.current_player - seat) % self.game.num_players] = 1.0
+        obs[5 + self.phase] = 1.0
+        return obs
+
+    def describe_action(self, action: int) -> str:
+        return LAYOUT.label(action)
+
+    def render(self, seat=None) -> str:
+        return f"counter {self.counter}/{self.game.options['target']}, seat {self.current_player} to act"
+
+    def info(self) -> dict[str, Any]:
+        return {"result": self.result} if self.result else {}
+
+    def clone(self) -> RelayState:
+        return self.game.state_from_json(self.to_json())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "counter": self.counter,
+            "current_player": self.current_player,
+            "active": self.active,
+            "phase": self.phase,
+            "steps": self.steps,
+            "result": self.result,
+            "rng": self.rng.bit_generator.state,
+        }
+
+
+relay_env, relay_raw_env = make_env_factories(RelayGame)
