@@ -121,6 +121,8 @@ class TurnBasedEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._nonzero_rewards = True
+        self._last_info = None
         self._skip_forced()
         self._after_apply(None)
 
@@ -163,12 +165,14 @@ class TurnBasedEnv(AECEnv):
         state = self.state
         agents = self.agents
         rewards = state.rewards()
-        self.rewards = {a: float(rewards[self._seat[a]]) for a in agents}
         cumulative = self._cumulative_rewards
         if actor is not None:
             cumulative[actor] = 0.0
-        for a, r in self.rewards.items():
-            cumulative[a] += r
+        if any(rewards) or self._nonzero_rewards:
+            self.rewards = {a: float(rewards[self._seat[a]]) for a in agents}
+            for a, r in self.rewards.items():
+                cumulative[a] += r
+            self._nonzero_rewards = any(rewards)
         info = state.info()
         if state.is_terminal() or state.is_truncated():
             done = state.is_terminal()
@@ -178,7 +182,9 @@ class TurnBasedEnv(AECEnv):
             # Dead agents step out in seat order, starting from the one that acted last.
             self.agent_selection = actor if actor is not None else agents[0]
         else:
-            self.infos = {a: dict(info) for a in agents}
+            if info != self._last_info:  # most decisions change no public info field
+                self.infos = {a: dict(info) for a in agents}
+                self._last_info = info
             self.agent_selection = self.possible_agents[state.current_player]
 
     def _penalize(self, agent: str, action: int) -> None:

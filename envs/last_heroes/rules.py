@@ -495,8 +495,8 @@ class LastHeroesState(State):
         shaping = self.game.options["shaping_coef"]
         before = self._potentials() if shaping else None
         self._mask = None
-        name, args = A.LAYOUT.decode(action)
-        getattr(self, "_do_" + name.lower())(*args)
+        handler, args = _HANDLERS[action]
+        handler(self, *args)
         if self.end_case is not None:
             self.current_player = NO
             self._rewards = self.returns()
@@ -733,11 +733,11 @@ class LastHeroesState(State):
         if not self.killed_this_turn and mine != NO:
             self.standee_on[mine // 3][mine % 3] = NO
             self.standee[seat] = NO
+            self._touch_board()
         # 3. Refill every column where no hero stands (G13).
         self._refill()
         self.turns_taken[seat] += 1
         self._touch_seat(seat)
-        self._touch_board()
         # 4. Game end.
         nxt = (seat + 1) % self.n
         round_over = nxt == self.first
@@ -769,6 +769,7 @@ class LastHeroesState(State):
                         self._touch_cards()
                     else:
                         self.permanent[c][lv] = True
+                    self._touch_board()
 
     # -- text -----------------------------------------------------------------------------
     def _monster_text(self, m: int) -> str:
@@ -1006,3 +1007,10 @@ class LastHeroesState(State):
         if s.end_case is not None:
             s.current_player = NO
         return s
+
+
+# Action id -> (handler, arguments), so apply() dispatches without string work.
+_HANDLERS = tuple(
+    (getattr(LastHeroesState, "_do_" + A.LAYOUT.name_of(a).lower()), A.LAYOUT.args_of(a))
+    for a in range(A.NUM_ACTIONS)
+)
