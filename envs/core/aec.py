@@ -123,8 +123,7 @@ class TurnBasedEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._nonzero_rewards = True
         self._last_info = None
-        self._skip_forced()
-        self._after_apply(None)
+        self._after_apply(None, self._skip_forced([0.0] * self.game.num_players))
 
     # -- step -----------------------------------------------------------------------------
     def step(self, action: Any) -> None:
@@ -148,23 +147,25 @@ class TurnBasedEnv(AECEnv):
             self._penalize(agent, action)
             return
         state.apply(action)
-        self._skip_forced()
-        self._after_apply(agent)
+        self._after_apply(agent, self._skip_forced(state.rewards()))
 
-    def _skip_forced(self) -> None:
+    def _skip_forced(self, rewards: list[float]) -> list[float]:
+        """Play every forced decision (option ``auto_skip_forced``); returns the summed rewards."""
         if not self.auto_skip_forced:
-            return
+            return rewards
         state = self.state
+        total = list(rewards)
         while not (state.is_terminal() or state.is_truncated()):
             legal = np.flatnonzero(state.legal_mask())
             if len(legal) != 1:
                 break
             state.apply(int(legal[0]))
+            total = [a + b for a, b in zip(total, state.rewards())]
+        return total
 
-    def _after_apply(self, actor: str | None) -> None:
+    def _after_apply(self, actor: str | None, rewards: list[float]) -> None:
         state = self.state
         agents = self.agents
-        rewards = state.rewards()
         cumulative = self._cumulative_rewards
         if actor is not None:
             cumulative[actor] = 0.0

@@ -223,8 +223,9 @@ class LastHeroesState(State):
             for c in range(n):
                 s.board[c][lv] = deck.pop()
         # 2. One random Power tile per column's artefact pedestal.
+        # Drawn even without artefacts, so a seed deals the same cards in both variants.
+        tiles = rng.permutation(NUM_POWERS)[:n].tolist()
         if game.use_artefacts:
-            tiles = rng.permutation(NUM_POWERS)[:n].tolist()
             for c, p in enumerate(tiles):
                 s.pedestal[c] = p
                 s.tile_state[p] = PEDESTAL
