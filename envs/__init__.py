@@ -37,4 +37,9 @@ def game_class(env_id: str):
     return _module(env_id).GAME
 
 
-__all__ = ["ENV_IDS", "game_class", "make", "make_raw"]
+def heuristic_bot(env_id: str, seed: int | None = None):
+    """The game's rule-based bot: ``bot.act_state(state) -> action`` for the seat to play."""
+    return _module(env_id).HeuristicBot(seed=seed)
+
+
+__all__ = ["ENV_IDS", "game_class", "heuristic_bot", "make", "make_raw"]
