@@ -1,0 +1,1 @@
+"""Training, evaluation and play tools for the herozoo environments."""

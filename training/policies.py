@@ -1,0 +1,98 @@
+"""Policies: anything with ``act(observation, action_mask, state=None) -> int``.
+
+A policy *spec* names one, in configs and on the command line:
+
+| Spec | Policy |
+|---|---|
+| `random` | uniform over the legal actions |
+| `heuristic` | the game's rule-based bot (needs the rules state, which every caller here passes) |
+| a path | a trained checkpoint (`.json` metadata or `.pt` weights, or a folder holding one) |
+| `human` | asks a person at the terminal (for play) |
+
+``load_policy(spec, env_id)`` returns the policy; that is how trained checkpoints plug back in as
+opponents, partners and bots to play against.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+import envs
+
+SPEC_WORDS = ("random", "heuristic", "human")
+
+
+@runtime_checkable
+class Policy(Protocol):
+    name: str
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int: ...
+
+
+class RandomPolicy:
+    """Uniform over the legal actions."""
+
+    def __init__(self, seed: int | None = None):
+        self.name = "random"
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 0:
+            raise ValueError("the action mask allows no action")
+        return int(legal[self.rng.integers(len(legal))])
+
+
+class HeuristicPolicy:
+    """The game's rule-based bot. It reads the rules state (only what its seat may know)."""
+
+    def __init__(self, env_id: str, seed: int | None = None):
+        self.name = "heuristic"
+        self.bot = envs.heuristic_bot(env_id, seed=seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        if state is None:
+            raise ValueError("the heuristic policy needs the rules state: call act(observation, mask, state)")
+        return int(self.bot.act_state(state))
+
+
+class HumanPolicy:
+    """Asks a person: prints the legal actions with their meaning and reads an id."""
+
+    def __init__(self, env_id: str, input_fn=input, print_fn=print):
+        self.name = "human"
+        self.input_fn, self.print_fn = input_fn, print_fn
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        legal = np.flatnonzero(action_mask).tolist()
+        if state is not None:
+            for a in legal:
+                self.print_fn(f"  {a:4d}: {state.describe_action(a)}")
+        while True:
+            answer = self.input_fn(f"your action ({len(legal)} legal): ").strip()
+            if answer.isdigit() and int(answer) in legal:
+                return int(answer)
+            self.print_fn(f"{answer!r} is not one of the legal ids {legal}")
+
+
+def load_policy(spec: str, env_id: str, seed: int | None = None, deterministic: bool = True) -> Policy:
+    """The policy named by ``spec`` for ``env_id`` (see the module table)."""
+    if env_id not in envs.ENV_IDS:
+        raise ValueError(f"unknown env id {env_id!r}; registered ids are {list(envs.ENV_IDS)}")
+    if spec == "random":
+        return RandomPolicy(seed)
+    if spec == "heuristic":
+        return HeuristicPolicy(env_id, seed)
+    if spec == "human":
+        return HumanPolicy(env_id)
+    path = Path(spec)
+    if not path.exists():
+        raise ValueError(
+            f"policy spec {spec!r} is neither one of {list(SPEC_WORDS)} nor an existing checkpoint path"
+        )
+    from training.checkpoints import CheckpointPolicy
+
+    return CheckpointPolicy(path, env_id=env_id, deterministic=deterministic, seed=seed)
