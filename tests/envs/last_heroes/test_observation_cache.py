@@ -1,0 +1,93 @@
+"""The observation and legal-mask caches never go stale.
+
+The encoder reuses per-seat rows, the battlefield, the deck block and per-observer pieces across
+decisions, and ``legal_mask`` is cached between ``apply`` calls; the rules keep running totals and
+version counters for them. Over random games at every table size, the observation of every seat
+and the legal mask of a long-lived state (warm caches) are compared after every step with those of
+the same position rebuilt by ``state_from_json(state.to_json())`` (empty caches, totals recomputed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.last_heroes.rules import LastHeroesGame
+
+# A few variants that change what is encoded (open hands, no artefacts) or when the game ends.
+VARIANTS = (
+    {},
+    {"open_hands": True},
+    {"artefacts": False},
+    {"artefact_end": "end_of_round", "score_floor": 0},
+    {"artefact_end": "end_of_turn"},
+)
+
+
+def _fresh(state):
+    return state.game.state_from_json(state.to_json())
+
+
+def _check(state, step: int) -> None:
+    fresh = _fresh(state)
+    for seat in range(state.n):
+        got = state.observe(seat)
+        want = fresh.observe(seat)
+        if not np.array_equal(got, want):
+            bad = np.flatnonzero(got != want)
+            raise AssertionError(
+                f"step {step}, seat {seat}, phase {state.phase}: cached observation differs at {bad.tolist()}: "
+                f"{got[bad].tolist()} != {want[bad].tolist()}"
+            )
+    assert np.array_equal(state.legal_mask(), fresh.legal_mask()), f"step {step}: stale legal mask"
+
+
+def _play(game: LastHeroesGame, seed: int, every_seat: bool) -> int:
+    """One random game. ``every_seat``: check every seat after every step; otherwise observe only
+    the deciding seat (as the AEC loop does) and check every seat at random moments, so that the
+    per-observer caches also see long gaps between two observations."""
+    rng = np.random.default_rng(seed)
+    state = game.new_state(seed)
+    _check(state, 0)
+    steps = 0
+    while not state.is_terminal():
+        legal = np.flatnonzero(state.legal_mask())
+        assert len(legal), "a live state allows no action"
+        state.apply(int(legal[rng.integers(len(legal))]))
+        steps += 1
+        if every_seat or state.is_terminal() or rng.random() < 0.1:
+            _check(state, steps)
+        else:
+            state.observe(state.current_player)
+    return steps
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_cached_observations_and_masks_match_a_fresh_state(n):
+    for g in range(40):
+        game = LastHeroesGame(num_players=n, **VARIANTS[g % len(VARIANTS)])
+        assert _play(game, seed=1000 * n + g, every_seat=True) > 0
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_caches_survive_sparse_observation(n):
+    for g in range(40):
+        game = LastHeroesGame(num_players=n, **VARIANTS[g % len(VARIANTS)])
+        assert _play(game, seed=5000 + 1000 * n + g, every_seat=False) > 0
+
+
+def test_clone_starts_with_its_own_caches():
+    game = LastHeroesGame(num_players=4)
+    rng = np.random.default_rng(7)
+    state = game.new_state(7)
+    for _ in range(60):
+        for seat in range(4):
+            state.observe(seat)
+        copy = state.clone()
+        legal = np.flatnonzero(state.legal_mask())
+        state.apply(int(legal[rng.integers(len(legal))]))
+        # The original moved on; the clone still observes (and masks) its own position.
+        fresh = _fresh(copy)
+        for seat in range(4):
+            assert np.array_equal(copy.observe(seat), fresh.observe(seat))
+        assert np.array_equal(copy.legal_mask(), fresh.legal_mask())
