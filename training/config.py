@@ -1,0 +1,551 @@
+"""Training configuration: typed dataclasses filled from one YAML file per experiment.
+
+CleanRL keeps every hyperparameter in one typed dataclass with a line of help per field; the RL
+Zoo keeps one YAML file per experiment. We do both: :class:`TrainConfig` has four sections
+(``env``, ``ppo``, ``selfplay``, ``run``), each a dataclass whose fields carry their help text and
+their allowed values in ``metadata``, and ``configs/*.yaml`` fill them::
+
+    cfg = load_config("configs/last_heroes_2p.yaml", ["run.seed=3", "ppo.net_arch=[64, 64]"])
+    cfg = load_config(None)  # the dataclass defaults: the quickstart experiment
+
+Rules:
+
+- A file may leave out any key (the default is used) but may not add one: an unknown key anywhere
+  is an error that names the full dotted key and lists the keys allowed there.
+- Values are plain YAML data, never evaluated strings (``net_arch: [128, 128]``). The loader reads
+  ``3e-4`` as a number (plain PyYAML would read it as a string) and rejects duplicate keys.
+- Types are strict: ``true`` is not an int, ``"abc"`` is not a number, ``2.0`` is accepted for an
+  int only because it is integral.
+- ``env.options`` are checked by building the game itself (``envs.game_class(env_id)(**options)``),
+  so the env's own error, naming what is allowed, is reported under ``env.options``.
+- Every error is a :class:`ConfigError` (a ``ValueError``) listing every problem found.
+
+``python -m training.config`` prints the table of every setting (:func:`describe_config`);
+``python -m training.config FILE [section.key=value ...]`` prints the resolved config as YAML.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import io
+import os
+import re
+import sys
+import tempfile
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+# Fixed baseline opponents a self-play run may mix in (policy specs of training.policies).
+BASELINE_NAMES: tuple[str, ...] = ("random", "heuristic")
+OPPONENT_SAMPLING: tuple[str, ...] = ("latest", "mostly_latest", "uniform")
+ACTIVATIONS: tuple[str, ...] = ("tanh", "relu")
+VEC_ENVS: tuple[str, ...] = ("subproc", "dummy")
+
+
+class ConfigError(ValueError):
+    """A config that cannot be used; ``errors`` holds one line per problem."""
+
+    def __init__(self, errors: str | list[str], source: str | None = None, *, headline: str | None = "invalid"):
+        self.errors = [errors] if isinstance(errors, str) else list(errors)
+        self.source = source
+        head = f"{source}: " if source else ""
+        head += f"{headline} training config" if headline else ""
+        if len(self.errors) == 1:
+            message = f"{head}: {self.errors[0]}" if headline else f"{head}{self.errors[0]}"
+        else:
+            message = f"{head} ({len(self.errors)} problems):\n" + "\n".join(f"  - {e}" for e in self.errors)
+        super().__init__(message)
+
+
+def setting(
+    default: Any,
+    help: str,
+    *,
+    choices: tuple | None = None,
+    gt: float | None = None,
+    ge: float | None = None,
+    le: float | None = None,
+) -> Any:
+    """A config field: its default, its help line, and the values it allows (checked on load)."""
+    meta = {"help": help, "choices": choices, "gt": gt, "ge": ge, "le": le}
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: copy.deepcopy(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+# -- the sections ----------------------------------------------------------------------------------
+@dataclass
+class EnvConfig:
+    """The game to learn."""
+
+    env_id: str = setting("last_heroes_v0", "registered env id (envs.ENV_IDS)")
+    options: dict[str, Any] = setting(
+        {"num_players": 2},
+        "env options passed to envs.make / the Game (num_players, reward_scheme, shaping_coef, "
+        "auto_skip_forced, ...); the env's own option table says what each allows",
+    )
+
+
+@dataclass
+class PPOConfig:
+    """MaskablePPO (sb3-contrib) hyperparameters."""
+
+    learning_rate: float = setting(3e-4, "Adam learning rate", gt=0)
+    n_steps: int = setting(512, "steps collected per env per update (a rollout is n_steps * run.n_envs)", ge=1)
+    batch_size: int = setting(256, "minibatch size; at most ppo.n_steps * run.n_envs", ge=2)
+    n_epochs: int = setting(5, "passes over each rollout", ge=1)
+    gamma: float = setting(0.99, "discount factor", ge=0, le=1)
+    gae_lambda: float = setting(0.95, "GAE bias/variance trade-off", ge=0, le=1)
+    clip_range: float = setting(0.2, "PPO policy clip range", gt=0)
+    ent_coef: float = setting(0.01, "entropy bonus coefficient", ge=0)
+    vf_coef: float = setting(0.5, "value loss coefficient", ge=0)
+    max_grad_norm: float = setting(0.5, "gradient clipping norm", gt=0)
+    net_arch: list[int] = setting([256, 256], "hidden layer sizes of the policy and value networks")
+    activation: str = setting("tanh", "hidden layer activation", choices=ACTIVATIONS)
+
+
+@dataclass
+class SelfPlayConfig:
+    """Opponents for the learner's seat: fixed baselines and a pool of its own past snapshots."""
+
+    opponent_sampling: str = setting(
+        "mostly_latest", "how a pool snapshot is drawn for an opponent seat", choices=OPPONENT_SAMPLING
+    )
+    latest_prob: float = setting(
+        0.8, "with mostly_latest: chance of the latest snapshot (else uniform over the pool)", ge=0, le=1
+    )
+    baselines: dict[str, float] = setting(
+        {"random": 0.3, "heuristic": 0.2},
+        "chance of a fixed baseline opponent per seat per episode (names: random, heuristic; sum <= 1); "
+        "the rest goes to pool snapshots, and before the first snapshot only baselines play",
+    )
+    snapshot_every: int = setting(50_000, "timesteps between snapshots added to the pool", ge=1)
+    pool_size: int = setting(10, "how many of the most recent snapshots are sampled", ge=1)
+    promote_games: int = setting(200, "head-to-head games deciding whether a snapshot becomes the best", ge=1)
+    promote_threshold: float = setting(0.55, "win rate against the current best needed for promotion", ge=0, le=1)
+    deterministic_opponents: bool = setting(False, "snapshot opponents play their most likely action")
+
+
+@dataclass
+class RunConfig:
+    """Bookkeeping: length, parallelism, seeds, checkpoints, evaluation, output folders."""
+
+    exp_name: str = setting("quickstart", "experiment name, part of the run folder name (letters, digits, . _ -)")
+    seed: int = setting(0, "seed of the learner, the envs and the opponent draws", ge=0)
+    total_timesteps: int = setting(200_000, "learner timesteps to train", ge=1)
+    n_envs: int = setting(4, "parallel environments", ge=1)
+    vec_env: str = setting("subproc", "vectorized env: one process per env, or all in this process", choices=VEC_ENVS)
+    checkpoint_every: int = setting(50_000, "timesteps between checkpoints", ge=1)
+    eval_every: int = setting(50_000, "timesteps between evaluations against the baselines", ge=1)
+    eval_games: int = setting(100, "games per opponent in each evaluation", ge=1)
+    runs_dir: str = setting("runs", "folder of run folders (logs, checkpoints, the resolved config)")
+    export_dir: str = setting("checkpoints", "folder the final policy is exported to")
+    torch_threads: int = setting(1, "torch.set_num_threads for the learner and each env worker", ge=1)
+    progress: bool = setting(True, "show a progress bar")
+
+
+@dataclass
+class TrainConfig:
+    """One experiment. The defaults are the quickstart (configs/quickstart.yaml)."""
+
+    env: EnvConfig = field(default_factory=EnvConfig, metadata={"help": "the game"})
+    ppo: PPOConfig = field(default_factory=PPOConfig, metadata={"help": "MaskablePPO"})
+    selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig, metadata={"help": "opponents"})
+    run: RunConfig = field(default_factory=RunConfig, metadata={"help": "bookkeeping"})
+
+
+SECTIONS: dict[str, type] = {f.name: f.default_factory for f in fields(TrainConfig)}  # type: ignore[misc]
+
+
+# -- YAML ------------------------------------------------------------------------------------------
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that reads ``1e-4`` as a float (YAML 1.2) and rejects duplicate keys."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                dup = key in seen
+            except TypeError:
+                continue  # unhashable key: let PyYAML report it
+            if dup:
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping", node.start_mark, f"found duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
+
+
+def _yaml_load(text: str | io.StringIO) -> Any:
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+
+
+# -- types and checks ------------------------------------------------------------------------------
+def _type_name(tp: Any) -> str:
+    """How a type reads in the docs table and in error messages."""
+    if tp is Any:
+        return "any"
+    origin = typing.get_origin(tp)
+    if origin is None:
+        return tp.__name__
+    args = typing.get_args(tp)
+    if origin is dict and args and args[1] is Any:
+        return "dict"
+    return f"{origin.__name__}[{', '.join(_type_name(a) for a in args)}]"
+
+
+_EXPECTED = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+
+
+class _Bad(Exception):
+    pass
+
+
+def _coerce(value: Any, tp: Any, key: str) -> Any:
+    """``value`` as type ``tp`` (int -> float, integral float -> int), or _Bad naming the key."""
+
+    def bad(expected: str):
+        return _Bad(f"{key}: expected {expected}, got {value!r} ({type(value).__name__})")
+
+    if tp is Any:
+        return copy.deepcopy(value)
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        raise bad(_EXPECTED[bool])
+    if tp is int:
+        if isinstance(value, bool):
+            raise bad(_EXPECTED[int])
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        raise bad(_EXPECTED[int])
+    if tp is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        raise bad(_EXPECTED[float])
+    if tp is str:
+        if isinstance(value, str):
+            return value
+        raise bad(_EXPECTED[str])
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is list:
+        if not isinstance(value, (list, tuple)):
+            raise bad(f"a list ({_type_name(tp)})")
+        return [_coerce(v, args[0], f"{key}[{i}]") for i, v in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, Mapping):
+            raise bad(f"a mapping ({_type_name(tp)})")
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise _Bad(f"{key}: keys must be strings, got {k!r} ({type(k).__name__})")
+            out[k] = _coerce(v, args[1], f"{key}.{k}")
+        return out
+    raise TypeError(f"unsupported config type {tp!r} for {key}")  # a bug in this module, not in the config
+
+
+def _constraint_text(meta: Mapping[str, Any]) -> str:
+    if meta.get("choices"):
+        return "one of " + ", ".join(f'"{c}"' for c in meta["choices"])
+    parts = [f"{op} {meta[k]:g}" for k, op in (("gt", ">"), ("ge", ">="), ("le", "<=")) if meta.get(k) is not None]
+    return " and ".join(parts)
+
+
+def _check_range(value: Any, meta: Mapping[str, Any], key: str) -> str | None:
+    choices, gt, ge, le = meta.get("choices"), meta.get("gt"), meta.get("ge"), meta.get("le")
+    if choices is not None and value not in choices:
+        return f"{key}: {value!r} is not allowed; allowed values are {list(choices)}"
+    too_low = (gt is not None and not value > gt) or (ge is not None and not value >= ge)
+    if too_low or (le is not None and not value <= le):
+        return f"{key}: {value!r} is out of range; it must be {_constraint_text(meta)}"
+    return None
+
+
+def _unknown_key_error(key: str, name: str, allowed: Iterable[str], where: str) -> str:
+    allowed = list(allowed)
+    close = difflib.get_close_matches(name, allowed, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown key {key!r}{hint}; allowed keys {where} are {allowed}"
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, globalns=globals())
+
+
+# -- dict <-> dataclasses --------------------------------------------------------------------------
+def config_to_dict(cfg: TrainConfig) -> dict[str, dict[str, Any]]:
+    """Plain nested dicts (sections in order, keys in field order), ready for YAML."""
+    return {
+        name: {f.name: copy.deepcopy(getattr(section, f.name)) for f in fields(section)}
+        for name, section in ((n, getattr(cfg, n)) for n in SECTIONS)
+    }
+
+
+def config_from_dict(data: Mapping[str, Any], source: str | None = None) -> TrainConfig:
+    """A validated TrainConfig from nested dicts; missing keys take their defaults.
+
+    Raises :class:`ConfigError` listing every unknown key, bad type and bad value.
+    """
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"expected a mapping of sections {list(SECTIONS)}, got {type(data).__name__}", source)
+    errors: list[str] = []
+    for name in data:
+        if name not in SECTIONS:
+            errors.append(_unknown_key_error(str(name), str(name), SECTIONS, "at the top level (sections)"))
+    built: dict[str, Any] = {}
+    for name, cls in SECTIONS.items():
+        raw = data.get(name)
+        if raw is None:  # absent, or a section whose every line is commented out
+            raw = {}
+        if not isinstance(raw, Mapping):
+            errors.append(f"{name}: expected a mapping of settings, got {raw!r} ({type(raw).__name__})")
+            continue
+        hints = _hints(cls)
+        allowed = [f.name for f in fields(cls)]
+        kwargs = {}
+        for key, value in raw.items():
+            if key not in hints:
+                errors.append(_unknown_key_error(f"{name}.{key}", str(key), allowed, f"in section {name!r}"))
+                continue
+            try:
+                kwargs[key] = _coerce(value, hints[key], f"{name}.{key}")
+            except _Bad as e:
+                errors.append(str(e))
+        built[name] = cls(**kwargs)
+    if errors:
+        raise ConfigError(errors, source)
+    cfg = TrainConfig(**built)
+    errors = _semantic_errors(cfg)
+    if errors:
+        raise ConfigError(errors, source)
+    return cfg
+
+
+def validate_config(cfg: TrainConfig) -> TrainConfig:
+    """Check a TrainConfig built or changed in code; returns a normalized copy (or raises ConfigError)."""
+    if not isinstance(cfg, TrainConfig):
+        raise ConfigError(f"expected a TrainConfig, got {type(cfg).__name__}")
+    return config_from_dict(config_to_dict(cfg))
+
+
+# -- value checks ----------------------------------------------------------------------------------
+def _semantic_errors(cfg: TrainConfig) -> list[str]:
+    errors: list[str] = []
+    for name in SECTIONS:
+        section = getattr(cfg, name)
+        for f in fields(section):
+            problem = _check_range(getattr(section, f.name), f.metadata, f"{name}.{f.name}")
+            if problem:
+                errors.append(problem)
+
+    ppo, sp, run = cfg.ppo, cfg.selfplay, cfg.run
+    for i, width in enumerate(ppo.net_arch):
+        if width < 1:
+            errors.append(f"ppo.net_arch[{i}]: {width} is out of range; layer sizes must be >= 1")
+    rollout = ppo.n_steps * run.n_envs
+    if ppo.batch_size > rollout:
+        errors.append(
+            f"ppo.batch_size={ppo.batch_size} is larger than one rollout, "
+            f"ppo.n_steps * run.n_envs = {ppo.n_steps} * {run.n_envs} = {rollout}"
+        )
+
+    for name, weight in sp.baselines.items():
+        if name not in BASELINE_NAMES:
+            errors.append(
+                _unknown_key_error(f"selfplay.baselines.{name}", name, BASELINE_NAMES, "in selfplay.baselines")
+            )
+        elif not 0.0 <= weight <= 1.0:
+            errors.append(f"selfplay.baselines.{name}: {weight!r} is out of range; it must be >= 0 and <= 1")
+    total = sum(sp.baselines.values())
+    if total > 1.0 + 1e-9:
+        errors.append(f"selfplay.baselines: the weights sum to {total:g}; it must be <= 1 (the rest goes to the pool)")
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", run.exp_name):
+        errors.append(
+            f"run.exp_name: {run.exp_name!r} is not allowed; use letters, digits, '.', '_' and '-' "
+            "(it is part of the run folder name)"
+        )
+    for key in ("runs_dir", "export_dir"):
+        if not getattr(run, key).strip():
+            errors.append(f"run.{key}: must not be empty")
+
+    errors.extend(_env_errors(cfg.env))
+    return errors
+
+
+def _env_errors(env: EnvConfig) -> list[str]:
+    """Build the Game from env.options, as the trainer will, and report its complaints."""
+    import envs
+    from envs.core.aec import DRIVER_OPTIONS
+
+    try:
+        game_cls = envs.game_class(env.env_id)
+    except ValueError as e:
+        return [f"env.env_id: {e}"]
+    driver = {o.name: o for o in DRIVER_OPTIONS}
+    allowed = sorted(set(driver) | {o.name for o in game_cls.option_spec})
+    options = dict(env.options)
+    unknown = [k for k in options if k not in allowed]
+    if unknown:
+        return [
+            f"env.options: unknown option(s) {[f'env.options.{k}' for k in unknown]}; "
+            f"allowed options of {env.env_id} are {allowed}"
+        ]
+    errors = []
+    for name in driver.keys() & options.keys():
+        try:
+            driver[name].validate(options.pop(name))
+        except ValueError as e:
+            errors.append(f"env.options.{name}: {e}")
+    try:
+        game = game_cls(**options)
+    except (ValueError, TypeError, OSError) as e:
+        errors.append(f"env.options: {e}")
+    else:
+        mode = game.options.get("observation_mode", "vector")
+        if mode != "vector":
+            errors.append(f"env.options.observation_mode: training needs flat observations; use 'vector', not {mode!r}")
+    return errors
+
+
+# -- loading, overrides, saving --------------------------------------------------------------------
+def load_config(path: str | os.PathLike | None, overrides: Iterable[str] = ()) -> TrainConfig:
+    """The config in ``path`` (None: the defaults, i.e. the quickstart), then ``overrides`` applied."""
+    if path is None:
+        cfg = TrainConfig()
+    else:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            known = sorted(q.name for q in p.parent.glob("*.yaml")) if p.parent.is_dir() else []
+            hint = f" (YAML files in {p.parent}/: {', '.join(known)})" if known else ""
+            raise ConfigError(f"config file not found: {p}{hint}", headline=None) from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise ConfigError(f"cannot read config file {p}: {e}", headline=None) from None
+        stream = io.StringIO(text)
+        stream.name = str(p)  # PyYAML names the file in its error marks
+        try:
+            data = _yaml_load(stream)
+        except yaml.YAMLError as e:
+            raise ConfigError(f"invalid YAML in config file {p}: {e}", headline=None) from None
+        cfg = config_from_dict(data, source=str(p))
+    overrides = list(overrides)
+    return apply_overrides(cfg, overrides) if overrides else cfg
+
+
+def apply_overrides(cfg: TrainConfig, overrides: Iterable[str]) -> TrainConfig:
+    """A new config with ``section.key=value`` overrides applied (the input is not changed).
+
+    Values are YAML (``ppo.net_arch=[64,64]``, ``run.progress=false``); a string setting takes the
+    text as written (``run.exp_name=007`` stays ``"007"``). A dotted path may go into
+    ``env.options`` (``env.options.num_players=4``).
+    """
+    data = config_to_dict(cfg)
+    for item in overrides:
+        key, sep, text = str(item).partition("=")
+        key = key.strip()
+        if not sep or "." not in key or any(not part for part in key.split(".")):
+            raise ConfigError(f"override {item!r}: expected section.key=value, e.g. run.seed=3", headline=None)
+        try:
+            value = _yaml_load(text)
+        except yaml.YAMLError as e:
+            raise ConfigError(f"override {item!r}: invalid YAML value: {e}", headline=None) from None
+        path = key.split(".")
+        if len(path) == 2 and path[0] in SECTIONS and _hints(SECTIONS[path[0]]).get(path[1]) is str:
+            value = text.strip() if not isinstance(value, str) and text.strip() else value
+        node: Any = data
+        for depth, part in enumerate(path[:-1]):
+            if part not in node:
+                node[part] = {}  # an unknown key: reported with its full name by config_from_dict
+            node = node[part]
+            if not isinstance(node, dict):
+                where = ".".join(path[: depth + 1])
+                raise ConfigError(f"override {item!r}: {where} holds {node!r}, not a mapping of keys")
+        node[path[-1]] = value
+    return config_from_dict(data)
+
+
+def dump_config(cfg: TrainConfig) -> str:
+    """The config as YAML text (every section and key)."""
+    return yaml.safe_dump(config_to_dict(cfg), sort_keys=False, default_flow_style=None, allow_unicode=True)
+
+
+def save_config(cfg: TrainConfig, path: str | os.PathLike) -> Path:
+    """Write the config as YAML atomically (temporary file in the same folder, then os.replace)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    text = "# herozoo training config, resolved (load with training.config.load_config)\n" + dump_config(cfg)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return p
+
+
+# -- documentation ---------------------------------------------------------------------------------
+def _flow(value: Any) -> str:
+    text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10_000).strip()
+    return text[: -len("...")].strip() if text.endswith("...") else text
+
+
+def describe_config() -> str:
+    """A Markdown table of every setting: key, type, default, help (with the allowed values)."""
+    rows = ["| Key | Type | Default | Help |", "|---|---|---|---|"]
+    for name, cls in SECTIONS.items():
+        hints = _hints(cls)
+        for f in fields(cls):
+            default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+            help_text = f.metadata.get("help", "")
+            allowed = _constraint_text(f.metadata)
+            if allowed:
+                help_text = f"{help_text} ({allowed})"
+            rows.append(f"| `{name}.{f.name}` | {_type_name(hints[f.name])} | `{_flow(default)}` | {help_text} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__.split("\n\n")[0].strip(), end="\n\n")
+        print("usage: python -m training.config [FILE.yaml [section.key=value ...]]\n")
+        print(describe_config())
+        return 0
+    try:
+        cfg = load_config(argv[0], argv[1:])
+    except ConfigError as e:
+        print(e, file=sys.stderr)
+        return 2
+    print(dump_config(cfg), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
