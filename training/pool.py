@@ -1,0 +1,191 @@
+"""The opponent pool of a self-play run: snapshots of the learner, with a persistent manifest.
+
+The manifest (``pool.json`` in the pool folder) lists every snapshot with its checkpoint path,
+training steps, parent, evaluation results and rating, and which one is the current best. It is
+rewritten atomically, survives restarts, and is read by the training env workers (which reload it
+when it changes), by evaluation and by play.
+
+Sampling an opponent (SIMPLE-style self-play): with the probabilities of ``baselines`` a fixed
+baseline (``random``, ``heuristic``); otherwise a snapshot, by ``latest``, ``mostly_latest``
+(the latest with probability ``latest_prob``, else uniform over the ``pool_size`` most recent)
+or ``uniform``. A snapshot becomes ``best`` only when it beats the current best head-to-head.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training.policies import Policy, load_policy
+
+MANIFEST = "pool.json"
+SAMPLING = ("latest", "mostly_latest", "uniform")
+BASELINES = ("random", "heuristic")
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename: never a half file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class OpponentPool:
+    """Snapshots of one run, persisted in ``root/pool.json``."""
+
+    def __init__(self, root: str | Path, env_id: str):
+        self.root = Path(root)
+        self.env_id = env_id
+        self.snapshots: list[dict[str, Any]] = []
+        self.best: str | None = None
+        path = self.root / MANIFEST
+        if path.exists():
+            data = json.loads(path.read_text())
+            if data.get("env_id") != env_id:
+                raise ValueError(f"pool {path} belongs to {data.get('env_id')!r}, not {env_id!r}")
+            self.snapshots = data["snapshots"]
+            self.best = data.get("best")
+
+    # -- writing --------------------------------------------------------------------------
+    def save(self) -> None:
+        data = {"env_id": self.env_id, "best": self.best, "snapshots": self.snapshots}
+        atomic_write_text(self.root / MANIFEST, json.dumps(data, indent=1))
+
+    def add_snapshot(self, model, steps: int, metadata: dict[str, Any]) -> dict[str, Any]:
+        """Export ``model`` as a safe checkpoint into the pool and record it (atomically)."""
+        from training.checkpoints import save_checkpoint
+
+        name = f"snapshot_{steps:09d}"
+        parent = self.snapshots[-1]["name"] if self.snapshots else None
+        save_checkpoint(model, self.root / "snapshots" / name, dict(metadata, training_steps=steps, parent=parent))
+        entry = {
+            "name": name,
+            "path": f"snapshots/{name}.json",
+            "steps": steps,
+            "parent": parent,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "evaluation": {},
+            "rating": None,
+        }
+        self.snapshots = [s for s in self.snapshots if s["name"] != name] + [entry]
+        if self.best is None:
+            self.best = name
+        self.save()
+        return entry
+
+    def record(self, name: str, evaluation: dict[str, Any] | None = None, rating: Any = None) -> None:
+        entry = self.entry(name)
+        if evaluation:
+            entry["evaluation"].update(evaluation)
+        if rating is not None:
+            entry["rating"] = rating
+        self.save()
+
+    def promote(self, name: str) -> None:
+        self.entry(name)
+        self.best = name
+        self.save()
+
+    # -- reading --------------------------------------------------------------------------
+    def entry(self, name: str) -> dict[str, Any]:
+        for s in self.snapshots:
+            if s["name"] == name:
+                return s
+        raise KeyError(f"no snapshot {name!r} in {self.root / MANIFEST}")
+
+    def path_of(self, name: str) -> Path:
+        return self.root / self.entry(name)["path"]
+
+    @property
+    def latest(self) -> str | None:
+        return self.snapshots[-1]["name"] if self.snapshots else None
+
+
+class PoolSampler:
+    """Draws opponents for the training env; re-reads the manifest when it changes."""
+
+    def __init__(
+        self,
+        root: str | Path,
+        env_id: str,
+        sampling: str = "mostly_latest",
+        latest_prob: float = 0.8,
+        baselines: dict[str, float] | None = None,
+        pool_size: int = 10,
+        deterministic: bool = False,
+        seed: int | None = None,
+    ):
+        if sampling not in SAMPLING:
+            raise ValueError(f"opponent sampling {sampling!r} is not one of {list(SAMPLING)}")
+        baselines = dict(baselines or {})
+        unknown = set(baselines) - set(BASELINES)
+        if unknown or sum(baselines.values()) > 1 + 1e-9 or any(w < 0 for w in baselines.values()):
+            raise ValueError(f"baselines {baselines} must map {list(BASELINES)} to weights >= 0 summing to <= 1")
+        self.root = Path(root)
+        self.env_id = env_id
+        self.sampling = sampling
+        self.latest_prob = latest_prob
+        self.baseline_names = list(baselines)
+        self.baseline_weights = np.array([baselines[b] for b in self.baseline_names], dtype=float)
+        self.pool_size = pool_size
+        self.deterministic = deterministic
+        self.seed = seed
+        self._mtime = None
+        self._names: list[str] = []
+        self._paths: dict[str, Path] = {}
+        self._loaded: dict[str, Policy] = {}
+        self._baselines = {b: load_policy(b, env_id, seed=seed) for b in self.baseline_names}
+
+    def _refresh(self) -> None:
+        path = self.root / MANIFEST
+        try:
+            mtime = path.stat().st_mtime_ns
+        except FileNotFoundError:
+            return
+        if mtime == self._mtime:
+            return
+        pool = OpponentPool(self.root, self.env_id)
+        self._mtime = mtime
+        recent = pool.snapshots[-self.pool_size :]
+        self._names = [s["name"] for s in recent]
+        self._paths = {s["name"]: self.root / s["path"] for s in recent}
+        self._loaded = {k: v for k, v in self._loaded.items() if k in self._paths}
+
+    def sample(self, rng: np.random.Generator) -> Policy:
+        self._refresh()
+        u = rng.random()
+        cumulative = np.cumsum(self.baseline_weights)
+        if not self._names:
+            # No snapshot yet: baselines only, in their relative weights (random when there are none).
+            if not self.baseline_names or cumulative[-1] <= 0:
+                return self._baselines.get("random") or load_policy("random", self.env_id)
+            u *= cumulative[-1]
+        for name, edge in zip(self.baseline_names, cumulative):
+            if u < edge:
+                return self._baselines[name]
+        names = self._names
+        if self.sampling == "latest" or (self.sampling == "mostly_latest" and rng.random() < self.latest_prob):
+            name = names[-1]
+        else:
+            name = names[int(rng.integers(len(names)))]
+        policy = self._loaded.get(name)
+        if policy is None:
+            policy = load_policy(str(self._paths[name]), self.env_id, seed=self.seed, deterministic=self.deterministic)
+            self._loaded[name] = policy
+        return policy
