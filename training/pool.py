@@ -150,7 +150,7 @@ class PoolSampler:
         self._names: list[str] = []
         self._paths: dict[str, Path] = {}
         self._loaded: dict[str, Policy] = {}
-        self._baselines = {b: load_policy(b, env_id, seed=seed) for b in self.baseline_names}
+        self._baselines = {b: load_policy(b, env_id, seed=seed) for b in (*self.baseline_names, "random")}
 
     def _refresh(self) -> None:
         path = self.root / MANIFEST
@@ -174,7 +174,7 @@ class PoolSampler:
         if not self._names:
             # No snapshot yet: baselines only, in their relative weights (random when there are none).
             if not self.baseline_names or cumulative[-1] <= 0:
-                return self._baselines.get("random") or load_policy("random", self.env_id)
+                return self._baselines["random"]
             u *= cumulative[-1]
         for name, edge in zip(self.baseline_names, cumulative):
             if u < edge:

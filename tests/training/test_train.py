@@ -1,0 +1,121 @@
+"""The real training CLI, end to end in subprocesses: checkpoints that reload identically, and resume."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from training.checkpoints import CheckpointPolicy
+
+TINY = [
+    "--set", "run.n_envs=1",
+    "--set", "run.vec_env=dummy",
+    "--set", "ppo.n_steps=256",
+    "--set", "ppo.batch_size=64",
+    "--set", "ppo.n_epochs=1",
+    "--set", "ppo.net_arch=[32,32]",
+    "--set", "selfplay.snapshot_every=256",
+    "--set", "selfplay.promote_games=4",
+    "--set", "run.checkpoint_every=256",
+    "--set", "run.eval_every=100000",
+    "--set", "run.eval_games=4",
+    "--set", "run.progress=false",
+]
+
+
+def _train(tmp_path: Path, *extra: str, wait: bool = True):
+    cmd = [sys.executable, "-m", "training.train", *TINY,
+           "--set", f"run.runs_dir={tmp_path / 'runs'}", "--set", f"run.export_dir={tmp_path / 'export'}", *extra]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    if not wait:
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def _fixed_observations(n=20):
+    from envs.last_heroes.rules import LastHeroesGame
+
+    game = LastHeroesGame(num_players=2)
+    rng = np.random.default_rng(0)
+    obs, masks = [], []
+    state = game.new_state(0)
+    while len(obs) < n:
+        if state.is_terminal():
+            state = game.new_state(len(obs))
+        obs.append(state.observe(state.current_player))
+        masks.append(state.legal_mask().astype(bool))
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))])
+    return np.array(obs), np.array(masks)
+
+
+def test_tiny_cli_run_writes_a_checkpoint_that_reloads_to_the_same_predictions(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    done = _train(tmp_path, "--set", "run.total_timesteps=512", "--set", "run.exp_name=tiny")
+    summary = json.loads(done.stdout[done.stdout.index("{"):])
+    exported = Path(summary["checkpoint"])
+    assert exported == tmp_path / "export" / "last_heroes" / "tiny.json" and exported.with_suffix(".pt").exists()
+    meta = json.loads(exported.read_text())
+    assert meta["env_id"] == "last_heroes_v0" and meta["training_steps"] == 512
+    assert set(meta["evaluation"]) == {"random", "heuristic"}
+    run_dir = Path(summary["run_dir"])
+    assert (run_dir / "config.yaml").exists() and list(run_dir.glob("tb_*"))
+    pool = json.loads((run_dir / "pool" / "pool.json").read_text())
+    assert [s["steps"] for s in pool["snapshots"]] == [256, 512]
+
+    model = MaskablePPO.load(run_dir / "checkpoints" / "latest.zip", device="cpu")
+    policy = CheckpointPolicy(exported, env_id="last_heroes_v0")
+    obs, masks = _fixed_observations()
+    expected, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    got = [policy.act(o, m) for o, m in zip(obs, masks)]
+    assert got == expected.tolist()
+    assert all(m[a] for m, a in zip(masks, got))
+
+
+def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path):
+    proc = _train(tmp_path, "--set", "run.total_timesteps=100000", "--set", "run.exp_name=killed", wait=False)
+    latest = None
+    deadline = time.time() + 300
+    try:
+        while time.time() < deadline:
+            found = list((tmp_path / "runs").glob("*/checkpoints/latest.json"))
+            if found:
+                latest = found[0]
+                break
+            time.sleep(0.2)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert latest is not None, "no checkpoint was written"
+    saved = json.loads(latest.read_text())["timesteps"]
+    assert saved >= 256
+    run_dir = latest.parent.parent
+    target = saved + 256
+    cmd = [sys.executable, "-m", "training.train", "--resume", str(run_dir), "--set", f"run.total_timesteps={target}"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"resuming {run_dir} at {saved} steps" in done.stderr
+    assert json.loads(latest.read_text())["timesteps"] == target
+    summary = json.loads(done.stdout[done.stdout.index("{"):])
+    assert json.loads(Path(summary["checkpoint"]).read_text())["training_steps"] == target
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--set", "ppo.learning_rat=0.1"], "unknown key 'ppo.learning_rat'"),
+        (["--resume", "/nonexistent/run"], "no config.yaml there"),
+    ],
+)
+def test_cli_rejects_bad_input_clearly(args, message):
+    done = subprocess.run([sys.executable, "-m", "training.train", *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and message in done.stderr
