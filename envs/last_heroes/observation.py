@@ -1,9 +1,16 @@
 """Last Heroes observation: state x seat -> float32[1036], seat-relative, the same for 2-5 players.
 
 Seat r is the player r places clockwise after the observer; seats and columns beyond the table
-are zeros. Per-seat rows and the battlefield are cached by the state's version counters and
-rebuilt only when they change; the few observer-dependent entries (acting seat, own hand,
-standee owners, "could kill it now") are written on top.
+are zeros.
+
+How it stays cheap (a random-play decision costs tens of microseconds in all, so every numpy call
+counts): each state keeps, per observer, the last vector it returned for that observer and what
+each part was built from (the state's version counters, or the small values themselves). A new
+observation patches only the parts that changed and returns a copy. Observer-independent pieces
+(one row per seat, the battlefield, the decks) are built once per version and shared by all
+observers; vectors that depend only on a few small integers (a hand, a Magazine, a column) come
+from memo tables. ``tests/envs/last_heroes/test_observation_cache.py`` checks every step of random
+games against a state rebuilt from JSON (empty caches).
 """
 
 from __future__ import annotations
@@ -19,9 +26,8 @@ from envs.last_heroes.rules import (
     L1_GIVE,
     LOAD_SOURCE,
     NO,
+    NUM_POWERS as _NUM_TILES,
     SETUP_PICK,
-    assign,
-    impact_assignment,
 )
 
 SEAT_FIELDS = (
@@ -114,221 +120,422 @@ T = OBSERVATION_LAYOUT["tiles"].offset
 DECK_SCALE = (15.0, 12.0, 9.0)
 
 
-def _clip(x: float) -> float:
-    return -1.0 if x < -1.0 else (min(x, 1.0))
+# Offsets used on every call, as plain ints.
+_PRESENT, _FIRST, _HAND_SIZE = SEAT["present"], SEAT["first"], SEAT["hand_size"]
+_SLOT0, _JOKERS, _WHEEL = SEAT["slot0"], SEAT["jokers"], SEAT["wheel"]
+_LOADED, _LOADED_P, _KILLS = SEAT["loaded_kinds"], SEAT["loaded_powers"], SEAT["kills"]
+_ARTEFACTS, _USABLE, _STANDEE, _KNOWN = SEAT["artefacts"], SEAT["usable_powers"], SEAT["standee"], SEAT["known_hand"]
+_MAG_SIZE = 2 * 17
+_OWN_KNOWN = S + _KNOWN
+_PHASE_AT, _ATTACKS_AT, _PICKS_AT = G + 14, G + 21, G + 31
+_COLUMNS_SIZE = MAX_PLAYERS * COLUMN_SIZE
+# "Could kill it now" flags of slot 3 * column + level, as offsets in the observation.
+_KILL_AT = tuple(B + c * COLUMN_SIZE + COLUMN_HEAD + lv * SLOT_SIZE + SLOT["can_kill"] for c in range(5) for lv in range(3))
+_KILL_IMPACT_AT = tuple(a + 1 for a in _KILL_AT)
+assert SLOT["can_kill_impact"] == SLOT["can_kill"] + 1 and MAX_PLAYERS == 5 and NUM_LEVELS == 3
+
+_ROW_BLANK = np.zeros(SEAT_SIZE, np.float32)
+_ROW_BLANK[_PRESENT] = 1.0
+_ROW_FIRST = _ROW_BLANK.copy()
+_ROW_FIRST[_FIRST] = 1.0
+
+# -- memo tables: small integer tuples -> read-only float32 pieces --------------------------------
+_MEMO_CAP = 1 << 15  # entries per table; a table that fills up is cleared
 
 
-class _Cache:
-    __slots__ = ("board_ver", "cards", "cards_ver", "columns", "kill_flags", "seat_rows", "seat_ver")
-
-    def __init__(self, n: int):
-        self.seat_rows = [np.zeros(SEAT_SIZE, np.float32) for _ in range(n)]
-        self.seat_ver = [-1] * n
-        self.columns = np.zeros(MAX_PLAYERS * COLUMN_SIZE, np.float32)
-        self.board_ver = -1
-        self.cards = np.zeros(39 + NUM_KINDS, np.float32)
-        self.cards_ver = -1
-        self.kill_flags: dict = {}
+def _frozen(values) -> np.ndarray:
+    a = np.array(values, np.float32)
+    a.flags.writeable = False
+    return a
 
 
-def _seat_row(state, i: int, row: np.ndarray) -> None:
-    """Everything public about seat i that does not depend on who observes."""
-    game = state.game
-    row.fill(0.0)
-    row[SEAT["present"]] = 1.0
-    if i == state.first:
-        row[SEAT["first"]] = 1.0
-    row[SEAT["hand_size"]] = sum(state.hands[i]) / 12.0
-    for slot, base in ((0, SEAT["slot0"]), (1, SEAT["slot1"])):
-        k = state.mag_kind[i][slot]
-        if k != NO:
-            ammo = state.mag_ammo[i][slot]
-            row[base + k] = 1.0
-            row[base + 15] = ammo / 3.0
-            if ammo == 0:
-                row[base + 16] = 1.0
-    row[SEAT["jokers"] + min(state.jokers[i], JOKER_CAP)] = 1.0
-    row[SEAT["wheel"]] = _clip(state.wheel[i] / 20.0)
-    loaded = state.loaded[i]
-    base = SEAT["loaded_kinds"]
-    for k in range(NUM_KINDS):
-        if loaded[k]:
-            row[base + k] = loaded[k] / 5.0
-    base = SEAT["loaded_powers"]
-    for p in range(3):
-        row[base + p] = min(state.loaded_power[i][p] / 12.0, 1.0)
-    row[SEAT["kills"]] = min(len(state.kills[i]) / 15.0, 1.0)
-    row[SEAT["kills"] + 1] = min(state.vp[i] / 40.0, 1.0)
-    for p in state.artefacts[i]:
-        row[SEAT["artefacts"] + p] = 1.0
-        if state.tile_state[p] == HELD:
-            row[SEAT["usable_powers"] + p] = 1.0
-    pos = state.standee[i]
-    if pos != NO:
-        base = SEAT["standee"]
-        row[base] = 1.0
-        row[base + 1 + pos // 3] = 1.0
-        row[base + 6 + (pos % 3) - 1] = 1.0
-    known = state.hands[i] if game.options["open_hands"] else state.known[i]
-    base = SEAT["known_hand"]
-    for k in range(NUM_KINDS):
-        if known[k]:
-            row[base + k] = known[k] / 5.0
+_FIFTHS: dict[tuple[int, ...], np.ndarray] = {}
+_FIFTHS_CLIPPED: dict[tuple[int, ...], np.ndarray] = {}
+_MAGAZINES: dict[tuple[int, int, int, int], np.ndarray] = {}
 
 
-def _columns(state, out: np.ndarray) -> None:
-    """The battlefield parts that do not depend on the observer."""
+def _fifths(counts: tuple[int, ...]) -> np.ndarray:
+    """counts / 5 (a hand, known cards, loaded weapons)."""
+    a = _FIFTHS.get(counts)
+    if a is None:
+        if len(_FIFTHS) >= _MEMO_CAP:
+            _FIFTHS.clear()
+        a = _FIFTHS[counts] = _frozen([x / 5.0 for x in counts])
+    return a
+
+
+def _fifths_clipped(counts: tuple[int, ...]) -> np.ndarray:
+    """min(counts / 5, 1) (the discard pile)."""
+    a = _FIFTHS_CLIPPED.get(counts)
+    if a is None:
+        if len(_FIFTHS_CLIPPED) >= _MEMO_CAP:
+            _FIFTHS_CLIPPED.clear()
+        a = _FIFTHS_CLIPPED[counts] = _frozen([min(x / 5.0, 1.0) for x in counts])
+    return a
+
+
+def _magazine(key: tuple[int, int, int, int]) -> np.ndarray:
+    """Both Magazine slots of a seat row from (kind 0, Ammo 0, kind 1, Ammo 1)."""
+    a = _MAGAZINES.get(key)
+    if a is None:
+        if len(_MAGAZINES) >= _MEMO_CAP:
+            _MAGAZINES.clear()
+        out = np.zeros(_MAG_SIZE, np.float32)
+        for base, k, ammo in ((0, key[0], key[1]), (17, key[2], key[3])):
+            if k != NO:
+                out[base + k] = 1.0
+                out[base + 15] = ammo / 3.0
+                if ammo == 0:
+                    out[base + 16] = 1.0
+        out.flags.writeable = False
+        a = _MAGAZINES[key] = out
+    return a
+
+
+class _GameMemo:
+    """Memo tables that depend on the game (its content, its kinds in play)."""
+
+    __slots__ = ("columns", "others")
+
+    def __init__(self):
+        self.columns: dict[tuple, np.ndarray] = {}
+        self.others: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def _game_memo(game) -> _GameMemo:
+    memo = game.__dict__.get("_obs_memo")
+    if memo is None:
+        memo = game._obs_memo = _GameMemo()
+    return memo
+
+
+def _column(state, c: int, memo: dict) -> np.ndarray:
+    """One battlefield column (observer-independent part)."""
+    column, perm, on = state.board[c], state.permanent[c], state.standee_on[c]
+    key = (state.pedestal[c], column[0], column[1], column[2], perm[0], perm[1], perm[2], on[1] != NO, on[2] != NO)
+    out = memo.get(key)
+    if out is not None:
+        return out
+    if len(memo) >= _MEMO_CAP:
+        memo.clear()
     game = state.game
     monsters = game.content.monsters
-    out.fill(0.0)
+    out = np.zeros(COLUMN_SIZE, np.float32)
+    out[0] = 1.0
+    ped = key[0]
+    if ped != NO:
+        out[1] = 1.0
+        out[2 + ped] = 1.0
+    for lv in range(NUM_LEVELS):
+        at = COLUMN_HEAD + lv * SLOT_SIZE
+        if perm[lv]:
+            out[at + SLOT["permanent_empty"]] = 1.0
+        if lv and perm[lv - 1]:
+            out[at + SLOT["permanent_cover"]] = 1.0
+        m = column[lv]
+        if m == NO:
+            continue
+        out[at] = 1.0
+        full = game.req_full[m]
+        bright = game.req_bright[m]
+        covered = state.covered(c, lv)
+        need = bright if covered else full
+        for p in range(3):
+            out[at + 1 + p] = bright[p] / 2.0
+            out[at + 4 + p] = (full[p] - bright[p]) / 2.0
+            out[at + 7 + p] = need[p] / 4.0
+        out[at + SLOT["vp"]] = monsters[m].vp / 8.0
+        if covered:
+            out[at + SLOT["covered"]] = 1.0
+    out.flags.writeable = False
+    memo[key] = out
+    return out
+
+
+def _others(game, counts: tuple[int, ...], memo: dict) -> np.ndarray:
+    """Cards in the opponents' hands per kind, min(count / 5, 1), kinds in play only."""
+    a = memo.get(counts)
+    if a is None:
+        if len(memo) >= _MEMO_CAP:
+            memo.clear()
+        out = np.zeros(NUM_KINDS, np.float32)
+        for k in game.kinds_in_play:
+            if counts[k]:
+                out[k] = min(counts[k] / 5.0, 1.0)
+        out.flags.writeable = False
+        a = memo[counts] = out
+    return a
+
+
+# -- the shared pieces ---------------------------------------------------------------------------
+def _seat_row(state, i: int, row: np.ndarray) -> None:
+    """Everything public about seat i that does not depend on who observes."""
+    row[:] = _ROW_FIRST if i == state.first else _ROW_BLANK
+    row[_HAND_SIZE] = sum(state.hands[i]) / 12.0
+    mk, ma = state.mag_kind[i], state.mag_ammo[i]
+    row[_SLOT0 : _SLOT0 + _MAG_SIZE] = _magazine((mk[0], ma[0], mk[1], ma[1]))
+    j = state.jokers[i]
+    row[_JOKERS + (j if j < JOKER_CAP else JOKER_CAP)] = 1.0
+    x = state.wheel[i] / 20.0
+    row[_WHEEL] = -1.0 if x < -1.0 else (x if x < 1.0 else 1.0)
+    lp = state.loaded_power[i]
+    if lp[0] or lp[1] or lp[2] or any(state.loaded[i]):
+        row[_LOADED : _LOADED + NUM_KINDS] = _fifths(tuple(state.loaded[i]))
+        for p in range(3):
+            x = lp[p] / 12.0
+            row[_LOADED_P + p] = x if x < 1.0 else 1.0
+    kills = state.kills[i]
+    if kills:
+        x = len(kills) / 15.0
+        row[_KILLS] = x if x < 1.0 else 1.0
+        x = state.vp[i] / 40.0
+        row[_KILLS + 1] = x if x < 1.0 else 1.0
+    for p in state.artefacts[i]:
+        row[_ARTEFACTS + p] = 1.0
+        if state.tile_state[p] == HELD:
+            row[_USABLE + p] = 1.0
+    pos = state.standee[i]
+    if pos != NO:
+        row[_STANDEE] = 1.0
+        row[_STANDEE + 1 + pos // 3] = 1.0
+        row[_STANDEE + 6 + (pos % 3) - 1] = 1.0
+    known = state.hands[i] if state.game.options["open_hands"] else state.known[i]
+    row[_KNOWN : _KNOWN + NUM_KINDS] = _fifths(tuple(known))
+
+
+def _columns(state, out: np.ndarray, memo: dict) -> None:
+    """The battlefield parts that do not depend on the observer."""
     for c in range(state.n):
-        base = c * COLUMN_SIZE
-        out[base] = 1.0
-        ped = state.pedestal[c]
-        if ped != NO:
-            out[base + 1] = 1.0
-            out[base + 2 + ped] = 1.0
-        for lv in range(NUM_LEVELS):
-            at = base + COLUMN_HEAD + lv * SLOT_SIZE
-            if state.permanent[c][lv]:
-                out[at + SLOT["permanent_empty"]] = 1.0
-            if lv and state.permanent[c][lv - 1]:
-                out[at + SLOT["permanent_cover"]] = 1.0
-            m = state.board[c][lv]
-            if m == NO:
-                continue
-            out[at] = 1.0
-            full = game.req_full[m]
-            bright = game.req_bright[m]
-            covered = state.covered(c, lv)
-            need = bright if covered else full
-            for p in range(3):
-                out[at + 1 + p] = bright[p] / 2.0
-                out[at + 4 + p] = (full[p] - bright[p]) / 2.0
-                out[at + 7 + p] = need[p] / 4.0
-            out[at + SLOT["vp"]] = monsters[m].vp / 8.0
-            if covered:
-                out[at + SLOT["covered"]] = 1.0
+        out[c * COLUMN_SIZE : (c + 1) * COLUMN_SIZE] = _column(state, c, memo)
 
 
-def _cards(state, out: np.ndarray) -> None:
+def _decks(state, out: np.ndarray) -> None:
     out.fill(0.0)
     for lv in range(NUM_LEVELS):
         out[lv] = len(state.decks[lv]) / DECK_SCALE[lv]
         for m in state.decks[lv]:
             out[3 + m] = 1.0
-    for k in range(NUM_KINDS):
-        if state.discard[k]:
-            out[39 + k] = min(state.discard[k] / 5.0, 1.0)
 
 
-def _kill_flags(state, seat: int) -> list[tuple[int, float]]:
-    """(offset in the columns block, 1.0) for every monster the seat's weapons could kill now."""
-    have = tuple(state.loaded_power[seat])
-    impact = state.has_power(seat, IMPACT)
-    flags = []
-    if not any(have):
-        return flags
-    for c in range(state.n):
-        for lv in range(NUM_LEVELS):
-            if state.board[c][lv] == NO:
-                continue
-            at = c * COLUMN_SIZE + COLUMN_HEAD + lv * SLOT_SIZE
-            req = state.required(c, lv)
-            if assign(req, have) is not None:
-                flags.append(at + SLOT["can_kill"])
-            if impact and impact_assignment(req, have) is not None:
-                flags.append(at + SLOT["can_kill_impact"])
-    return flags
+class _View:
+    """One observer's last observation and what each of its parts was built from."""
+
+    __slots__ = (
+        "obs",
+        "row_ver",
+        "acting_at",
+        "hand_ver",
+        "others_ver",
+        "board_ver",
+        "kill_key",
+        "kill_at",
+        "deck_ver",
+        "cards_ver",
+        "round_at",
+        "phase_at",
+        "attacks_at",
+        "picks",
+        "pend",
+        "tiles",
+    )
+
+    def __init__(self, n: int):
+        obs = self.obs = np.zeros(OBSERVATION_LAYOUT.size, np.float32)
+        # Constant entries, and one-hots whose current position is recorded below.
+        obs[G + n - 2] = 1.0
+        obs[G + 24 : G + 24 + n] = 1.0
+        obs[_PHASE_AT] = 1.0  # phase 0
+        obs[_ATTACKS_AT] = 1.0  # 0 attacks
+        for p in range(_NUM_TILES):
+            obs[T + 4 * p] = 1.0  # tile state 0
+        self.phase_at = _PHASE_AT
+        self.attacks_at = _ATTACKS_AT
+        self.tiles = [0] * _NUM_TILES
+        self.round_at = 0  # 0: no entry set
+        self.acting_at = 0
+        self.picks = 0.0
+        self.row_ver = [-1] * n
+        self.hand_ver = -1
+        self.others_ver = -1
+        self.board_ver = -1
+        self.kill_key = None
+        self.kill_at: list[int] | tuple = ()
+        self.deck_ver = -1
+        self.cards_ver = -1
+        self.pend: list[int] = []
+
+
+class _Cache:
+    __slots__ = ("board_ver", "columns", "deck_ver", "decks", "memo", "row_ver", "rows", "views")
+
+    def __init__(self, state):
+        n = state.n
+        self.views = [_View(n) for _ in range(n)]
+        self.rows = [np.zeros(SEAT_SIZE, np.float32) for _ in range(n)]
+        self.row_ver = [-1] * n
+        self.columns = np.zeros(_COLUMNS_SIZE, np.float32)
+        self.board_ver = -1
+        self.decks = np.zeros(39, np.float32)
+        self.deck_ver = -1
+        self.memo = _game_memo(state.game)
 
 
 def encode(state, seat: int) -> np.ndarray:
     """The observation of ``seat`` (absolute) in ``state``."""
-    n = state.n
     cache = state._obs_cache
     if cache is None:
-        cache = state._obs_cache = _Cache(n)
-    obs = np.zeros(OBSERVATION_LAYOUT.size, np.float32)
+        cache = state._obs_cache = _Cache(state)
+    v = cache.views[seat]
+    obs = v.obs
+    n = state.n
+    phase = state.phase
 
-    # global
-    obs[G + n - 2] = 1.0
-    if state.round:
-        obs[G + 4 + state.round - 1] = 1.0
-    obs[G + 14 + state.phase] = 1.0
-    obs[G + 21 + min(state.attacks, 2)] = 1.0
-    obs[G + 24 : G + 24 + n] = 1.0
-    if state.game.use_artefacts:
-        on_pedestal = sum(1 for p in state.pedestal if p != NO)
-        obs[G + 29] = on_pedestal / n
-        obs[G + 30] = sum(len(a) for a in state.artefacts) / n
-    if state.phase == SETUP_PICK:
-        obs[G + 31] = state.setup_picks / 2.0
-
-    # own hand
-    hand = state.hands[seat]
-    for k in range(NUM_KINDS):
-        if hand[k]:
-            obs[H + k] = hand[k] / 5.0
+    # global: round, phase and attacks one-hots, setup picks (artefact counts with the battlefield)
+    rnd = state.round
+    at = G + 3 + rnd if rnd else 0
+    if at != v.round_at:
+        if v.round_at:
+            obs[v.round_at] = 0.0
+        if at:
+            obs[at] = 1.0
+        v.round_at = at
+    at = _PHASE_AT + phase
+    if at != v.phase_at:
+        obs[v.phase_at] = 0.0
+        obs[at] = 1.0
+        v.phase_at = at
+    attacks = state.attacks
+    at = _ATTACKS_AT + (attacks if attacks < 2 else 2)
+    if at != v.attacks_at:
+        obs[v.attacks_at] = 0.0
+        obs[at] = 1.0
+        v.attacks_at = at
+    x = state.setup_picks / 2.0 if phase == SETUP_PICK else 0.0
+    if x != v.picks:
+        obs[_PICKS_AT] = x
+        v.picks = x
 
     # seats, relative to the observer
-    rows, vers = cache.seat_rows, cache.seat_ver
-    for r in range(n):
-        i = (seat + r) % n
-        if vers[i] != state._seat_ver[i]:
-            _seat_row(state, i, rows[i])
-            vers[i] = state._seat_ver[i]
-        obs[S + r * SEAT_SIZE : S + (r + 1) * SEAT_SIZE] = rows[i]
-    if state.current_player != NO:
-        obs[S + ((state.current_player - seat) % n) * SEAT_SIZE + SEAT["acting"]] = 1.0
-    if not state.game.options["open_hands"]:
-        obs[S + SEAT["known_hand"] : S + SEAT["known_hand"] + NUM_KINDS] = obs[H : H + NUM_KINDS]
+    seat_ver = state._seat_ver
+    own_row = False
+    if v.row_ver != seat_ver:
+        rows, built, done = cache.rows, cache.row_ver, v.row_ver
+        for r in range(n):
+            i = seat + r
+            if i >= n:
+                i -= n
+            ver = seat_ver[i]
+            if done[i] != ver:
+                if built[i] != ver:
+                    _seat_row(state, i, rows[i])
+                    built[i] = ver
+                at = S + r * SEAT_SIZE
+                obs[at : at + SEAT_SIZE] = rows[i]
+        own_row = done[seat] != seat_ver[seat]
+        v.row_ver = seat_ver[:]
+        if v.acting_at:  # the acting flag may have been overwritten: clear it, write it again below
+            obs[v.acting_at] = 0.0
+            v.acting_at = 0
+    cp = state.current_player
+    at = S + ((cp - seat) % n) * SEAT_SIZE + 1 if cp != NO else 0
+    if at != v.acting_at:
+        if v.acting_at:
+            obs[v.acting_at] = 0.0
+        if at:
+            obs[at] = 1.0
+        v.acting_at = at
+
+    # own hand (also the own row's known cards, unless every hand is open)
+    ver = state._hand_ver[seat]
+    if ver != v.hand_ver or own_row:
+        hand = _fifths(tuple(state.hands[seat]))
+        obs[H : H + NUM_KINDS] = hand
+        if not state.game.options["open_hands"]:
+            obs[_OWN_KNOWN : _OWN_KNOWN + NUM_KINDS] = hand
+        v.hand_ver = ver
 
     # battlefield
-    if cache.board_ver != state._board_ver:
-        _columns(state, cache.columns)
-        cache.board_ver = state._board_ver
-        cache.kill_flags.clear()
-    obs[B : B + MAX_PLAYERS * COLUMN_SIZE] = cache.columns
-    for i in range(n):
-        pos = state.standee[i]
-        if pos != NO:
-            c, lv = divmod(pos, 3)
-            obs[B + c * COLUMN_SIZE + COLUMN_HEAD + lv * SLOT_SIZE + SLOT["standee_owner"] + (i - seat) % n] = 1.0
-    key = (seat, tuple(state.loaded_power[seat]), state.tile_state[2], state.tile_holder[2])
-    flags = cache.kill_flags.get(key)
-    if flags is None:
-        flags = cache.kill_flags[key] = _kill_flags(state, seat)
-    for at in flags:
-        obs[B + at] = 1.0
+    ver = state._board_ver
+    if ver != v.board_ver:
+        if cache.board_ver != ver:
+            _columns(state, cache.columns, cache.memo.columns)
+            cache.board_ver = ver
+        obs[B : B + _COLUMNS_SIZE] = cache.columns
+        standee = state.standee
+        for i in range(n):
+            pos = standee[i]
+            if pos != NO:
+                c, lv = divmod(pos, 3)
+                obs[B + c * COLUMN_SIZE + COLUMN_HEAD + lv * SLOT_SIZE + SLOT["standee_owner"] + (i - seat) % n] = 1.0
+        if state.game.use_artefacts:
+            obs[G + 29] = (MAX_PLAYERS - state.pedestal.count(NO)) / n
+            obs[G + 30] = sum(map(len, state.artefacts)) / n
+        v.board_ver = ver
+    lp = state.loaded_power[seat]
+    impact = state.tile_holder[IMPACT] == seat and state.tile_state[IMPACT] == HELD
+    key = (ver, lp[0], lp[1], lp[2], impact)
+    if key != v.kill_key:
+        for at in v.kill_at:
+            obs[at] = 0.0
+        if lp[0] or lp[1] or lp[2]:
+            plain, with_impact, _ = state.attack_options(seat)
+            kill_at = [_KILL_AT[s] for s in plain]
+            kill_at += [_KILL_IMPACT_AT[s] for s in with_impact]
+            for at in kill_at:
+                obs[at] = 1.0
+            v.kill_at = kill_at
+        else:
+            v.kill_at = ()
+        v.kill_key = key
 
     # decks and cards
-    if cache.cards_ver != state._cards_ver:
-        _cards(state, cache.cards)
-        cache.cards_ver = state._cards_ver
-    obs[D : D + 39 + NUM_KINDS] = cache.cards
-    hands = state.hands
-    for k in state.game.kinds_in_play:
-        others = 0
-        for i in range(n):
-            if i != seat:
-                others += hands[i][k]
-        if others:
-            obs[X + NUM_KINDS + k] = min(others / 5.0, 1.0)
+    ver = state._deck_ver
+    if ver != v.deck_ver:
+        if cache.deck_ver != ver:
+            _decks(state, cache.decks)
+            cache.deck_ver = ver
+        obs[D : D + 39] = cache.decks
+        v.deck_ver = ver
+    ver = state._cards_ver
+    if ver != v.cards_ver:
+        obs[X : X + NUM_KINDS] = _fifths_clipped(tuple(state.discard))
+        v.cards_ver = ver
+    ver = state._hands_ver - state._hand_ver[seat]  # changes exactly when an opponent's hand does
+    if ver != v.others_ver:
+        hand = state.hands[seat]
+        counts = tuple([t - h for t, h in zip(state._hand_tot, hand)])
+        obs[X + NUM_KINDS : X + 2 * NUM_KINDS] = _others(state.game, counts, cache.memo.others)
+        v.others_ver = ver
 
     # pending sub-decision
-    phase = state.phase
-    if phase == LOAD_SOURCE:
-        obs[P + state.load_kind] = 1.0
-        obs[P + 15] = state.load_need / 3.0
-        for owner, slot in state.load_used:
-            obs[P + 16 + 2 * ((owner - seat) % n) + slot] = 1.0
-    elif phase == EXCHANGE_GIVE:
-        obs[P + 26 + state.exchange_kind] = 1.0
-    elif phase == L1_GIVE:
-        owner, slot = state.l1_target
-        obs[P + 41 + 2 * ((owner - seat) % n) + slot] = 1.0
+    if v.pend or phase == LOAD_SOURCE or phase == EXCHANGE_GIVE or phase == L1_GIVE:
+        for at in v.pend:
+            obs[at] = 0.0
+        pend = []
+        if phase == LOAD_SOURCE:
+            pend.append(P + state.load_kind)
+            pend.append(P + 15)
+            for owner, slot in state.load_used:
+                pend.append(P + 16 + 2 * ((owner - seat) % n) + slot)
+            for at in pend:
+                obs[at] = 1.0
+            obs[P + 15] = state.load_need / 3.0
+        elif phase == EXCHANGE_GIVE:
+            pend.append(P + 26 + state.exchange_kind)
+            obs[pend[0]] = 1.0
+        elif phase == L1_GIVE:
+            owner, slot = state.l1_target
+            pend.append(P + 41 + 2 * ((owner - seat) % n) + slot)
+            obs[pend[0]] = 1.0
+        v.pend = pend
 
     # power tiles
-    for p in range(NUM_POWERS):
-        obs[T + 4 * p + state.tile_state[p]] = 1.0
-    return obs
+    tiles = state.tile_state
+    if tiles != v.tiles:
+        old = v.tiles
+        for p in range(_NUM_TILES):
+            if tiles[p] != old[p]:
+                obs[T + 4 * p + old[p]] = 0.0
+                obs[T + 4 * p + tiles[p]] = 1.0
+        v.tiles = tiles[:]
+    return obs.copy()

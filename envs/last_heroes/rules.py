@@ -5,8 +5,11 @@ only action arguments and observations are relative to a seat. Section numbers (
 refer to docs/last_heroes.md.
 
 Cards are counts per kind (all cards of one kind are identical). Monsters are ids into the
-content table. Every mutation bumps a version counter (``_seat_ver``, ``_board_ver``,
-``_cards_ver``) so the observation encoder can reuse what did not change.
+content table. Every mutation bumps a version counter so the observation encoder can reuse
+what did not change: ``_seat_ver[i]`` (anything in seat i's public row), ``_board_ver`` (monsters,
+standees, permanent breaches, pedestals, artefacts held), ``_cards_ver`` (the discard pile),
+``_deck_ver`` (the monster decks), ``_hand_ver[i]`` and their sum ``_hands_ver`` (seat i's hand);
+``_hand_tot`` keeps the cards of each kind in all hands together.
 """
 
 from __future__ import annotations
@@ -236,6 +239,7 @@ class LastHeroesState(State):
             hand = s.hands[i]
             for j in order[i * CARDS_DEALT : (i + 1) * CARDS_DEALT]:
                 hand[cards[j]] += 1
+        s._count_hands()
         # 5. First player.
         fp = game.options["first_player"]
         s.first = int(rng.integers(n)) if fp is None else fp
@@ -290,7 +294,16 @@ class LastHeroesState(State):
         self._seat_ver = [0] * n
         self._board_ver = 0
         self._cards_ver = 0
+        self._deck_ver = 0
+        self._hand_tot = [0] * NUM_KINDS
+        self._hand_ver = [0] * n
+        self._hands_ver = 0
         self._obs_cache: Any = None
+        self._feas: dict | None = None  # attack options by (loaded powers, IMPACT usable), for _feas_ver
+        self._feas_ver = -1
+
+    def _count_hands(self) -> None:
+        self._hand_tot = [sum(column) for column in zip(*self.hands)]
 
     # -- contract: status -----------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -410,6 +423,45 @@ class LastHeroesState(State):
     def _touch_cards(self) -> None:
         self._cards_ver += 1
 
+    def attack_options(self, seat: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """Slots ``3 * column + level`` that ``seat``'s loaded weapons can attack now: without
+        IMPACT, with IMPACT, and where IMPACT is useful (makes it possible or strictly cheaper,
+        G23). The IMPACT parts are empty unless the seat holds an unused IMPACT. Shared by the
+        legal mask and the observation's "could kill it now" flags; cached per board version."""
+        lp = self.loaded_power[seat]
+        impact = self.tile_holder[IMPACT] == seat and self.tile_state[IMPACT] == HELD
+        key = (lp[0], lp[1], lp[2], impact)
+        feas = self._feas
+        if feas is None or self._feas_ver != self._board_ver:
+            feas = self._feas = {}
+            self._feas_ver = self._board_ver
+        options = feas.get(key)
+        if options is None:
+            options = feas[key] = self._compute_attack_options(tuple(lp), impact)
+        return options
+
+    def _compute_attack_options(self, have: tuple[int, int, int], impact: bool):
+        plain: list[int] = []
+        with_impact: list[int] = []
+        useful: list[int] = []
+        board = self.board
+        for c in range(self.n):
+            column = board[c]
+            for lv in range(NUM_LEVELS):
+                if column[lv] == NO:
+                    continue
+                req = self.required(c, lv)
+                used = assign(req, have)
+                if used is not None:
+                    plain.append(3 * c + lv)
+                if impact:
+                    better = impact_assignment(req, have)
+                    if better is not None:
+                        with_impact.append(3 * c + lv)
+                        if used is None or leftover_key(have, better) > leftover_key(have, used):
+                            useful.append(3 * c + lv)
+        return tuple(plain), tuple(with_impact), tuple(useful)
+
     # -- legal mask -----------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
         if self._mask is not None:
@@ -421,71 +473,70 @@ class LastHeroesState(State):
         seat = self.current_player
         hand = self.hands[seat]
         phase = self.phase
-        legal: list[int] = []
         if phase == SETUP_PICK or phase == L1_GIVE:
-            legal = [A.SELECT_HAND + k for k in range(NUM_KINDS) if hand[k]]
+            for k in range(NUM_KINDS):
+                if hand[k]:
+                    mask[A.SELECT_HAND + k] = 1
         elif phase == MAIN:
             src = self._sources()
             budget = self.jokers[seat]
             kind_type, kind_ammo = self.game.kind_type, self.game.kind_ammo
             for k in range(NUM_KINDS):
                 if hand[k]:
-                    legal.append(A.PLAY_AMMO + 2 * k)
-                    legal.append(A.PLAY_AMMO + 2 * k + 1)
+                    mask[A.PLAY_AMMO + 2 * k] = 1
+                    mask[A.PLAY_AMMO + 2 * k + 1] = 1
                     if src[kind_type[k]] + budget >= kind_ammo[k]:
-                        legal.append(A.LOAD + k)
-            self._power_actions(seat, legal)
+                        mask[A.LOAD + k] = 1
+            self._power_actions(seat, mask)
         elif phase == LOAD_SOURCE:
-            t = self.game.kind_type[self.load_kind]
             kind_type = self.game.kind_type
-            for rel in range(self.n):
-                i = self._abs(rel, seat)
+            t = kind_type[self.load_kind]
+            n = self.n
+            for rel in range(n):
+                i = seat + rel
+                if i >= n:
+                    i -= n
+                ammo, kinds = self.mag_ammo[i], self.mag_kind[i]
                 for slot in (0, 1):
-                    if (
-                        self.mag_ammo[i][slot] > 0
-                        and kind_type[self.mag_kind[i][slot]] == t
-                        and (i, slot) not in self.load_used
-                    ):
-                        legal.append(A.SOURCE + 2 * rel + slot)
+                    if ammo[slot] > 0 and kind_type[kinds[slot]] == t and (i, slot) not in self.load_used:
+                        mask[A.SOURCE + 2 * rel + slot] = 1
             if self.jokers[seat]:
-                legal.append(A.SOURCE_JOKER)
+                mask[A.SOURCE_JOKER] = 1
         elif phase == POST:
-            if self._attacks_allowed(seat):
-                impact = self.has_power(seat, IMPACT)
-                for c in range(self.n):
-                    for lv in range(NUM_LEVELS):
-                        if self.board[c][lv] == NO:
-                            continue
-                        if self._attack_plan(seat, c, lv, False) is not None:
-                            legal.append(A.ATTACK + 3 * c + lv)
-                        if impact and self._impact_useful(seat, c, lv):
-                            legal.append(A.ATTACK_IMPACT + 3 * c + lv)
-            self._power_actions(seat, legal)
-            legal.append(A.END_TURN)
+            if self.attacks == 0 or (self.attacks == 1 and self.has_power(seat, ADRENALINE)):
+                plain, _, useful = self.attack_options(seat)
+                for s in plain:
+                    mask[A.ATTACK + s] = 1
+                for s in useful:
+                    mask[A.ATTACK_IMPACT + s] = 1
+            self._power_actions(seat, mask)
+            mask[A.END_TURN] = 1
             if self.has_power(seat, IMMUNITY) and (self.mag_ammo[seat][0] == 0 or self.mag_ammo[seat][1] == 0):
-                legal.append(A.END_TURN_IMMUNITY)
+                mask[A.END_TURN_IMMUNITY] = 1
         elif phase == L1_SLOT:
-            legal = list(range(A.L1_SWAP, A.L1_SWAP + 2 * self.n))
-            legal.append(A.L1_SKIP)
+            mask[A.L1_SWAP : A.L1_SWAP + 2 * self.n] = 1
+            mask[A.L1_SKIP] = 1
         elif phase == EXCHANGE_GIVE:
-            legal = [A.SELECT_HAND + k for k in range(NUM_KINDS) if hand[k] and k != self.exchange_kind]
-        mask[legal] = 1
+            for k in range(NUM_KINDS):
+                if hand[k] and k != self.exchange_kind:
+                    mask[A.SELECT_HAND + k] = 1
         return mask
 
-    def _power_actions(self, seat: int, legal: list[int]) -> None:
+    def _power_actions(self, seat: int, mask: np.ndarray) -> None:
         """JOKER, RELOAD and EXCHANGE, usable in MAIN and POST (G24)."""
-        if self.has_power(seat, EXCHANGE):
+        holder, state = self.tile_holder, self.tile_state
+        if holder[EXCHANGE] == seat and state[EXCHANGE] == HELD:
             hand = self.hands[seat]
             kinds_in_hand = [k for k in range(NUM_KINDS) if hand[k]]
             for k in range(NUM_KINDS):
                 if self.discard[k] and any(h != k for h in kinds_in_hand):
-                    legal.append(A.EXCHANGE_TAKE + k)
-        if self.has_power(seat, JOKER) and self.jokers[seat] < JOKER_CAP:
-            legal.append(A.POWER_JOKER)
-        if self.has_power(seat, RELOAD):
+                    mask[A.EXCHANGE_TAKE + k] = 1
+        if holder[JOKER] == seat and state[JOKER] == HELD and self.jokers[seat] < JOKER_CAP:
+            mask[A.POWER_JOKER] = 1
+        if holder[RELOAD] == seat and state[RELOAD] == HELD:
             for slot in (0, 1):
                 if self.mag_ammo[seat][slot] < self.game.kind_ammo[self.mag_kind[seat][slot]]:
-                    legal.append(A.POWER_RELOAD + slot)
+                    mask[A.POWER_RELOAD + slot] = 1
 
     # -- apply ----------------------------------------------------------------------------
     def apply(self, action: int) -> None:
@@ -516,11 +567,17 @@ class LastHeroesState(State):
 
     def _take_from_hand(self, seat: int, kind: int) -> None:
         self.hands[seat][kind] -= 1
+        self._hand_tot[kind] -= 1
+        self._hand_ver[seat] += 1
+        self._hands_ver += 1
         if self.known[seat][kind]:
             self.known[seat][kind] -= 1
 
     def _give_to_hand_publicly(self, seat: int, kind: int) -> None:
         self.hands[seat][kind] += 1
+        self._hand_tot[kind] += 1
+        self._hand_ver[seat] += 1
+        self._hands_ver += 1
         self.known[seat][kind] += 1
 
     def _do_select_hand(self, kind: int) -> None:
@@ -767,7 +824,7 @@ class LastHeroesState(State):
                     deck = self.decks[lv]
                     if deck:
                         column[lv] = deck.pop()
-                        self._touch_cards()
+                        self._deck_ver += 1
                     else:
                         self.permanent[c][lv] = True
                     self._touch_board()
@@ -891,6 +948,7 @@ class LastHeroesState(State):
         s.rng = np.random.default_rng()
         s.rng.bit_generator.state = self.rng.bit_generator.state
         s._obs_cache = None
+        s._feas = None
         s._mask = None
         return s
 
@@ -983,6 +1041,7 @@ class LastHeroesState(State):
         for c, column in enumerate(data.get("permanent", [])):
             s.permanent[c] = list(column)
         s.decks = [list(d) for d in data["decks"]]
+        s._count_hands()
         s.discard = list(data.get("discard", [0] * NUM_KINDS))
         for c, name in enumerate(data.get("pedestals", [])):
             s.pedestal[c] = NO if name is None else power_id[name]
