@@ -129,6 +129,7 @@ _MAG_SIZE = 2 * 17
 _OWN_KNOWN = S + _KNOWN
 _PHASE_AT, _ATTACKS_AT, _PICKS_AT = G + 14, G + 21, G + 31
 _COLUMNS_SIZE = MAX_PLAYERS * COLUMN_SIZE
+_OTHERS = X + NUM_KINDS
 # "Could kill it now" flags of slot 3 * column + level, as offsets in the observation.
 _KILL_AT = tuple(B + c * COLUMN_SIZE + COLUMN_HEAD + lv * SLOT_SIZE + SLOT["can_kill"] for c in range(5) for lv in range(3))
 _KILL_IMPACT_AT = tuple(a + 1 for a in _KILL_AT)
@@ -150,7 +151,6 @@ def _frozen(values) -> np.ndarray:
 
 
 _FIFTHS: dict[tuple[int, ...], np.ndarray] = {}
-_FIFTHS_CLIPPED: dict[tuple[int, ...], np.ndarray] = {}
 _MAGAZINES: dict[tuple[int, int, int, int], np.ndarray] = {}
 
 
@@ -161,16 +161,6 @@ def _fifths(counts: tuple[int, ...]) -> np.ndarray:
         if len(_FIFTHS) >= _MEMO_CAP:
             _FIFTHS.clear()
         a = _FIFTHS[counts] = _frozen([x / 5.0 for x in counts])
-    return a
-
-
-def _fifths_clipped(counts: tuple[int, ...]) -> np.ndarray:
-    """min(counts / 5, 1) (the discard pile)."""
-    a = _FIFTHS_CLIPPED.get(counts)
-    if a is None:
-        if len(_FIFTHS_CLIPPED) >= _MEMO_CAP:
-            _FIFTHS_CLIPPED.clear()
-        a = _FIFTHS_CLIPPED[counts] = _frozen([min(x / 5.0, 1.0) for x in counts])
     return a
 
 
@@ -195,11 +185,10 @@ def _magazine(key: tuple[int, int, int, int]) -> np.ndarray:
 class _GameMemo:
     """Memo tables that depend on the game (its content, its kinds in play)."""
 
-    __slots__ = ("columns", "others")
+    __slots__ = ("columns",)
 
     def __init__(self):
         self.columns: dict[tuple, np.ndarray] = {}
-        self.others: dict[tuple[int, ...], np.ndarray] = {}
 
 
 def _game_memo(game) -> _GameMemo:
@@ -252,21 +241,6 @@ def _column(state, c: int, memo: dict) -> np.ndarray:
     return out
 
 
-def _others(game, counts: tuple[int, ...], memo: dict) -> np.ndarray:
-    """Cards in the opponents' hands per kind, min(count / 5, 1), kinds in play only."""
-    a = memo.get(counts)
-    if a is None:
-        if len(memo) >= _MEMO_CAP:
-            memo.clear()
-        out = np.zeros(NUM_KINDS, np.float32)
-        for k in game.kinds_in_play:
-            if counts[k]:
-                out[k] = min(counts[k] / 5.0, 1.0)
-        out.flags.writeable = False
-        a = memo[counts] = out
-    return a
-
-
 # -- the shared pieces ---------------------------------------------------------------------------
 def _seat_row(state, i: int, row: np.ndarray) -> None:
     """Everything public about seat i that does not depend on who observes."""
@@ -307,6 +281,11 @@ def _columns(state, out: np.ndarray, memo: dict) -> None:
     """The battlefield parts that do not depend on the observer."""
     for c in range(state.n):
         out[c * COLUMN_SIZE : (c + 1) * COLUMN_SIZE] = _column(state, c, memo)
+
+
+def _discard(state, out: np.ndarray) -> None:
+    for k, x in enumerate(state.discard):
+        out[k] = x / 5.0 if x < 5 else 1.0
 
 
 def _decks(state, out: np.ndarray) -> None:
@@ -366,7 +345,7 @@ class _View:
 
 
 class _Cache:
-    __slots__ = ("board_ver", "columns", "deck_ver", "decks", "memo", "row_ver", "rows", "views")
+    __slots__ = ("board_ver", "cards_ver", "columns", "deck_ver", "decks", "discard", "memo", "row_ver", "rows", "views")
 
     def __init__(self, state):
         n = state.n
@@ -377,6 +356,8 @@ class _Cache:
         self.board_ver = -1
         self.decks = np.zeros(39, np.float32)
         self.deck_ver = -1
+        self.discard = np.zeros(NUM_KINDS, np.float32)
+        self.cards_ver = -1
         self.memo = _game_memo(state.game)
 
 
@@ -498,13 +479,17 @@ def encode(state, seat: int) -> np.ndarray:
         v.deck_ver = ver
     ver = state._cards_ver
     if ver != v.cards_ver:
-        obs[X : X + NUM_KINDS] = _fifths_clipped(tuple(state.discard))
+        if cache.cards_ver != ver:
+            _discard(state, cache.discard)
+            cache.cards_ver = ver
+        obs[X : X + NUM_KINDS] = cache.discard
         v.cards_ver = ver
     ver = state._hands_ver - state._hand_ver[seat]  # changes exactly when an opponent's hand does
     if ver != v.others_ver:
-        hand = state.hands[seat]
-        counts = tuple([t - h for t, h in zip(state._hand_tot, hand)])
-        obs[X + NUM_KINDS : X + 2 * NUM_KINDS] = _others(state.game, counts, cache.memo.others)
+        total, hand = state._hand_tot, state.hands[seat]
+        for k in state.game.kinds_in_play:
+            x = total[k] - hand[k]
+            obs[_OTHERS + k] = x / 5.0 if x < 5 else 1.0
         v.others_ver = ver
 
     # pending sub-decision
