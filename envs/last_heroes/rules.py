@@ -160,6 +160,21 @@ def impact_assignment(req, have):
     return best
 
 
+def _slot_options(req, have, impact: bool) -> tuple[bool, bool, bool]:
+    """(attack possible, possible with IMPACT, IMPACT useful) for one monster (see attack_options)."""
+    used = assign(req, have)
+    if not impact:
+        return used is not None, False, False
+    better = impact_assignment(req, have)
+    if better is None:
+        return used is not None, False, False
+    return used is not None, True, used is None or leftover_key(have, better) > leftover_key(have, used)
+
+
+# (impacts required, loaded powers, IMPACT usable) -> _slot_options(...); small and bounded.
+_SLOT_OPTIONS: dict[tuple, tuple[bool, bool, bool]] = {}
+
+
 class LastHeroesGame(Game):
     """Last Heroes, 2-5 players. See docs/last_heroes.md for the rules as implemented."""
 
@@ -444,22 +459,28 @@ class LastHeroesState(State):
         plain: list[int] = []
         with_impact: list[int] = []
         useful: list[int] = []
-        board = self.board
+        game = self.game
+        req_full, req_bright = game.req_full, game.req_bright
         for c in range(self.n):
-            column = board[c]
+            column, on, perm = self.board[c], self.standee_on[c], self.permanent[c]
             for lv in range(NUM_LEVELS):
-                if column[lv] == NO:
+                m = column[lv]
+                if m == NO:
                     continue
-                req = self.required(c, lv)
-                used = assign(req, have)
-                if used is not None:
+                # required(c, lv), inlined
+                req = req_bright[m] if lv and (on[lv] != NO or perm[lv - 1]) else req_full[m]
+                key = (req, have, impact)
+                ok = _SLOT_OPTIONS.get(key)
+                if ok is None:
+                    if len(_SLOT_OPTIONS) >= 1 << 16:
+                        _SLOT_OPTIONS.clear()
+                    ok = _SLOT_OPTIONS[key] = _slot_options(req, have, impact)
+                if ok[0]:
                     plain.append(3 * c + lv)
-                if impact:
-                    better = impact_assignment(req, have)
-                    if better is not None:
-                        with_impact.append(3 * c + lv)
-                        if used is None or leftover_key(have, better) > leftover_key(have, used):
-                            useful.append(3 * c + lv)
+                if ok[1]:
+                    with_impact.append(3 * c + lv)
+                    if ok[2]:
+                        useful.append(3 * c + lv)
         return tuple(plain), tuple(with_impact), tuple(useful)
 
     # -- legal mask -----------------------------------------------------------------------
