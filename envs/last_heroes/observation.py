@@ -242,39 +242,77 @@ def _column(state, c: int, memo: dict) -> np.ndarray:
 
 
 # -- the shared pieces ---------------------------------------------------------------------------
-def _seat_row(state, i: int, row: np.ndarray) -> None:
-    """Everything public about seat i that does not depend on who observes."""
-    row[:] = _ROW_FIRST if i == state.first else _ROW_BLANK
-    row[_HAND_SIZE] = sum(state.hands[i]) / 12.0
+def _new_row(state, i: int) -> tuple[np.ndarray, list]:
+    """Seat i's row for a state with nothing yet, and the record of what it shows (see _update_row)."""
+    row = (_ROW_FIRST if i == state.first else _ROW_BLANK).copy()
+    row[_JOKERS] = 1.0  # 0 Jokers
+    # hand version, Magazine, Jokers, wheel, loaded kinds, loaded powers, kills, VP, artefacts, standee
+    record = [-1, None, 0, 0, (0,) * NUM_KINDS, [0, 0, 0], 0, 0, (), NO]
+    return row, record
+
+
+def _update_row(state, i: int, row: np.ndarray, rec: list) -> None:
+    """Bring seat i's row (everything public about seat i that does not depend on who observes) up
+    to date, rewriting only the fields whose inputs differ from those recorded in ``rec``."""
+    ver = state._hand_ver[i]
+    if ver != rec[0]:  # the hand size and the known cards change only with the hand
+        hand = state.hands[i]
+        row[_HAND_SIZE] = sum(hand) / 12.0
+        known = hand if state.game.options["open_hands"] else state.known[i]
+        row[_KNOWN : _KNOWN + NUM_KINDS] = _fifths(tuple(known))
+        rec[0] = ver
     mk, ma = state.mag_kind[i], state.mag_ammo[i]
-    row[_SLOT0 : _SLOT0 + _MAG_SIZE] = _magazine((mk[0], ma[0], mk[1], ma[1]))
+    key = (mk[0], ma[0], mk[1], ma[1])
+    if key != rec[1]:
+        row[_SLOT0 : _SLOT0 + _MAG_SIZE] = _magazine(key)
+        rec[1] = key
     j = state.jokers[i]
-    row[_JOKERS + (j if j < JOKER_CAP else JOKER_CAP)] = 1.0
-    x = state.wheel[i] / 20.0
-    row[_WHEEL] = -1.0 if x < -1.0 else (x if x < 1.0 else 1.0)
+    if j != rec[2]:
+        old = rec[2]
+        row[_JOKERS + (old if old < JOKER_CAP else JOKER_CAP)] = 0.0
+        row[_JOKERS + (j if j < JOKER_CAP else JOKER_CAP)] = 1.0
+        rec[2] = j
+    w = state.wheel[i]
+    if w != rec[3]:
+        x = w / 20.0
+        row[_WHEEL] = -1.0 if x < -1.0 else (x if x < 1.0 else 1.0)
+        rec[3] = w
+    loaded = tuple(state.loaded[i])
+    if loaded != rec[4]:
+        row[_LOADED : _LOADED + NUM_KINDS] = _fifths(loaded)
+        rec[4] = loaded
     lp = state.loaded_power[i]
-    if lp[0] or lp[1] or lp[2] or any(state.loaded[i]):
-        row[_LOADED : _LOADED + NUM_KINDS] = _fifths(tuple(state.loaded[i]))
+    if lp != rec[5]:
         for p in range(3):
             x = lp[p] / 12.0
             row[_LOADED_P + p] = x if x < 1.0 else 1.0
-    kills = state.kills[i]
-    if kills:
-        x = len(kills) / 15.0
+        rec[5] = lp[:]
+    kills, vp = len(state.kills[i]), state.vp[i]
+    if kills != rec[6] or vp != rec[7]:
+        x = kills / 15.0
         row[_KILLS] = x if x < 1.0 else 1.0
-        x = state.vp[i] / 40.0
+        x = vp / 40.0
         row[_KILLS + 1] = x if x < 1.0 else 1.0
-    for p in state.artefacts[i]:
-        row[_ARTEFACTS + p] = 1.0
-        if state.tile_state[p] == HELD:
-            row[_USABLE + p] = 1.0
+        rec[6], rec[7] = kills, vp
+    arts = state.artefacts[i]
+    if arts or rec[8]:
+        tile_state = state.tile_state
+        key = tuple([(p, tile_state[p]) for p in arts])
+        if key != rec[8]:
+            row[_ARTEFACTS : _ARTEFACTS + 2 * _NUM_TILES] = 0.0
+            for p, st in key:
+                row[_ARTEFACTS + p] = 1.0
+                if st == HELD:
+                    row[_USABLE + p] = 1.0
+            rec[8] = key
     pos = state.standee[i]
-    if pos != NO:
-        row[_STANDEE] = 1.0
-        row[_STANDEE + 1 + pos // 3] = 1.0
-        row[_STANDEE + 6 + (pos % 3) - 1] = 1.0
-    known = state.hands[i] if state.game.options["open_hands"] else state.known[i]
-    row[_KNOWN : _KNOWN + NUM_KINDS] = _fifths(tuple(known))
+    if pos != rec[9]:
+        row[_STANDEE : _STANDEE + 8] = 0.0
+        if pos != NO:
+            row[_STANDEE] = 1.0
+            row[_STANDEE + 1 + pos // 3] = 1.0
+            row[_STANDEE + 6 + (pos % 3) - 1] = 1.0
+        rec[9] = pos
 
 
 def _columns(state, out: np.ndarray, memo: dict) -> None:
@@ -345,12 +383,24 @@ class _View:
 
 
 class _Cache:
-    __slots__ = ("board_ver", "cards_ver", "columns", "deck_ver", "decks", "discard", "memo", "row_ver", "rows", "views")
+    __slots__ = (
+        "board_ver",
+        "cards_ver",
+        "columns",
+        "deck_ver",
+        "decks",
+        "discard",
+        "memo",
+        "row_records",
+        "row_ver",
+        "rows",
+        "views",
+    )
 
     def __init__(self, state):
         n = state.n
         self.views = [_View(n) for _ in range(n)]
-        self.rows = [np.zeros(SEAT_SIZE, np.float32) for _ in range(n)]
+        self.rows, self.row_records = map(list, zip(*(_new_row(state, i) for i in range(n))))
         self.row_ver = [-1] * n
         self.columns = np.zeros(_COLUMNS_SIZE, np.float32)
         self.board_ver = -1
@@ -408,7 +458,7 @@ def encode(state, seat: int) -> np.ndarray:
             ver = seat_ver[i]
             if done[i] != ver:
                 if built[i] != ver:
-                    _seat_row(state, i, rows[i])
+                    _update_row(state, i, rows[i], cache.row_records[i])
                     built[i] = ver
                 at = S + r * SEAT_SIZE
                 obs[at : at + SEAT_SIZE] = rows[i]
