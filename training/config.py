@@ -86,7 +86,7 @@ class EnvConfig:
 
     env_id: str = setting("last_heroes_v0", "registered env id (envs.ENV_IDS)")
     options: dict[str, Any] = setting(
-        {"num_players": 2},
+        {"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0},
         "env options passed to envs.make / the Game (num_players, reward_scheme, shaping_coef, "
         "auto_skip_forced, ...); the env's own option table says what each allows",
     )
@@ -100,7 +100,7 @@ class PPOConfig:
     n_steps: int = setting(512, "steps collected per env per update (a rollout is n_steps * run.n_envs)", ge=1)
     batch_size: int = setting(256, "minibatch size; at most ppo.n_steps * run.n_envs", ge=2)
     n_epochs: int = setting(5, "passes over each rollout", ge=1)
-    gamma: float = setting(0.99, "discount factor", ge=0, le=1)
+    gamma: float = setting(0.995, "discount factor", ge=0, le=1)
     gae_lambda: float = setting(0.95, "GAE bias/variance trade-off", ge=0, le=1)
     clip_range: float = setting(0.2, "PPO policy clip range", gt=0)
     ent_coef: float = setting(0.01, "entropy bonus coefficient", ge=0)
@@ -121,7 +121,7 @@ class SelfPlayConfig:
         0.8, "with mostly_latest: chance of the latest snapshot (else uniform over the pool)", ge=0, le=1
     )
     baselines: dict[str, float] = setting(
-        {"random": 0.3, "heuristic": 0.2},
+        {"random": 0.2, "heuristic": 0.4},
         "chance of a fixed baseline opponent per seat per episode (names: random, heuristic; sum <= 1); "
         "the rest goes to pool snapshots, and before the first snapshot only baselines play",
     )
@@ -138,7 +138,7 @@ class RunConfig:
 
     exp_name: str = setting("quickstart", "experiment name, part of the run folder name (letters, digits, . _ -)")
     seed: int = setting(0, "seed of the learner, the envs and the opponent draws", ge=0)
-    total_timesteps: int = setting(200_000, "learner timesteps to train", ge=1)
+    total_timesteps: int = setting(150_000, "learner timesteps to train", ge=1)
     n_envs: int = setting(4, "parallel environments", ge=1)
     vec_env: str = setting("subproc", "vectorized env: one process per env, or all in this process", choices=VEC_ENVS)
     checkpoint_every: int = setting(50_000, "timesteps between checkpoints", ge=1)

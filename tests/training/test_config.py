@@ -55,7 +55,7 @@ def test_defaults_are_the_quickstart():
     default = load_config(None)
     assert default == TrainConfig() == load_config(CONFIG_DIR / "quickstart.yaml")
     assert "quickstart" in TrainConfig.__doc__
-    assert default.env == EnvConfig(env_id="last_heroes_v0", options={"num_players": 2})
+    assert default.env == EnvConfig(env_id="last_heroes_v0", options={"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0})
     assert default.run.exp_name == "quickstart"
     # modest enough to train on 2 cores in minutes; the rollout holds several minibatches
     assert default.run.total_timesteps <= 300_000
@@ -68,8 +68,8 @@ def test_mutable_defaults_are_not_shared():
     a.ppo.net_arch.append(8)
     a.env.options["num_players"] = 3
     a.selfplay.baselines["random"] = 0.0
-    assert b.ppo.net_arch == [256, 256] and b.env.options == {"num_players": 2}
-    assert b.selfplay.baselines == {"random": 0.3, "heuristic": 0.2}
+    assert b.ppo.net_arch == [256, 256] and b.env.options == {"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0}
+    assert b.selfplay.baselines == {"random": 0.2, "heuristic": 0.4}
 
 
 def test_describe_config_documents_every_field():
@@ -241,7 +241,7 @@ def test_overrides_set_scalars_lists_and_nested_env_options():
         base, ["run.seed=3", "ppo.net_arch=[64,64]", "env.options.num_players=4", "run.progress=false"]
     )
     assert cfg.run.seed == 3 and cfg.ppo.net_arch == [64, 64] and cfg.run.progress is False
-    assert cfg.env.options == {"num_players": 4}
+    assert cfg.env.options == {"num_players": 4, "auto_skip_forced": True, "shaping_coef": 1.0}
     assert base == TrainConfig(), "the input config is not changed"
 
 
@@ -251,7 +251,7 @@ def test_overrides_on_a_loaded_file_keep_its_other_values():
     assert cfg.ppo.gamma == 0.9
     cfg = apply_overrides(TrainConfig(), ["env.options={num_players: 3}", "selfplay.baselines.random=0.1"])
     assert cfg.env.options == {"num_players": 3}
-    assert cfg.selfplay.baselines == {"random": 0.1, "heuristic": 0.2}
+    assert cfg.selfplay.baselines == {"random": 0.1, "heuristic": 0.4}
 
 
 def test_string_overrides_keep_the_text_as_written():
@@ -295,7 +295,7 @@ def test_save_and_load_round_trip(tmp_path):
 def test_dumped_yaml_lists_every_section_and_plain_values():
     data = yaml.safe_load(dump_config(TrainConfig()))
     assert list(data) == ["env", "ppo", "selfplay", "run"]
-    assert data["ppo"]["net_arch"] == [256, 256] and data["env"]["options"] == {"num_players": 2}
+    assert data["ppo"]["net_arch"] == [256, 256] and data["env"]["options"] == {"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0}
 
 
 def test_missing_file_and_invalid_yaml_name_the_path(tmp_path):
