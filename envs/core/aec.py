@@ -123,6 +123,9 @@ class TurnBasedEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._nonzero_rewards = True
         self._last_info = None
+        # A State may offer apply_legal(action): apply() without its own legality check, which
+        # step() has just made. Bound here, to this state only.
+        self._apply_legal = getattr(self.state, "apply_legal", self.state.apply)
         self._after_apply(None, self._skip_forced([0.0] * self.game.num_players))
 
     # -- step -----------------------------------------------------------------------------
@@ -146,7 +149,10 @@ class TurnBasedEnv(AECEnv):
                 raise state.illegal_action_error(action)
             self._penalize(agent, action)
             return
-        state.apply(action)
+        apply = self._apply_legal
+        if apply.__self__ is not state:  # env.state was replaced without reset_to_state()
+            apply = state.apply
+        apply(action)
         self._after_apply(agent, self._skip_forced(state.rewards()))
 
     def _skip_forced(self, rewards: list[float]) -> list[float]:
@@ -159,7 +165,7 @@ class TurnBasedEnv(AECEnv):
             legal = np.flatnonzero(state.legal_mask())
             if len(legal) != 1:
                 break
-            state.apply(int(legal[0]))
+            self._apply_legal(int(legal[0]))
             total = [a + b for a, b in zip(total, state.rewards())]
         return total
 

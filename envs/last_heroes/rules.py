@@ -564,7 +564,11 @@ class LastHeroesState(State):
         mask = self.legal_mask()
         if not (isinstance(action, (int, np.integer)) and 0 <= action < A.NUM_ACTIONS and mask[action]):
             raise self.illegal_action_error(action)
-        action = int(action)
+        self.apply_legal(int(action))
+
+    def apply_legal(self, action: int) -> None:
+        """:meth:`apply` without the legality check, for a caller that has just checked the int
+        ``action`` against :meth:`legal_mask` (the AEC driver does). Anything else: use apply()."""
         shaping = self.game.options["shaping_coef"]
         before = self._potentials() if shaping else None
         self._mask = None
