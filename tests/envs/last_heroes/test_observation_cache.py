@@ -91,3 +91,26 @@ def test_clone_starts_with_its_own_caches():
         for seat in range(4):
             assert np.array_equal(copy.observe(seat), fresh.observe(seat))
         assert np.array_equal(copy.legal_mask(), fresh.legal_mask())
+
+
+def test_apply_checks_legality_and_the_driver_too():
+    """The driver checks the mask once and then uses State.apply_legal; State.apply still checks."""
+    import envs
+    from envs.core.game import IllegalActionError
+
+    state = LastHeroesGame(num_players=3).new_state(3)
+    before = state.to_json()
+    illegal = int(np.flatnonzero(state.legal_mask() == 0)[0])
+    for bad in (illegal, -1, 132, 1.5, "0"):
+        with pytest.raises(IllegalActionError):
+            state.apply(bad)
+    assert state.to_json() == before
+    env = envs.make("last_heroes_v0", num_players=3)
+    env.reset(seed=3)
+    with pytest.raises(IllegalActionError):
+        env.step(illegal)
+    assert env.state.to_json() == before
+    legal = int(np.flatnonzero(env.action_mask())[0])
+    env.step(legal)
+    state.apply(legal)
+    assert env.state.to_json() == state.to_json()
