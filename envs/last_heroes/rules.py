@@ -677,18 +677,19 @@ class LastHeroesState(State):
         if owner != seat:
             self.wheel[owner] += 1
             self.ammo_from_opponents += 1
-            self._touch_seat(owner)
+        self._touch_seat(owner)
         self._sourced(seat)
 
     def _do_source_joker(self) -> None:
         seat = self.current_player
         self.jokers[seat] -= 1
+        self._touch_seat(seat)
         self._sourced(seat)
 
     def _sourced(self, seat: int) -> None:
         self.load_need -= 1
-        self._touch_seat(seat)
         if self.load_need == 0:
+            self._touch_seat(seat)
             kind = self.load_kind
             self.loaded[seat][kind] += 1
             self.loaded_power[seat][self.game.kind_power[kind] - 1] += 1
@@ -768,17 +769,14 @@ class LastHeroesState(State):
     def _do_l1_swap(self, rel: int, slot: int) -> None:
         self.l1_target = (self._abs(rel, self.current_player), slot)
         self.phase = L1_GIVE
-        self._touch_seat(self.current_player)
 
     def _do_l1_skip(self) -> None:
         self.phase = POST
-        self._touch_seat(self.current_player)
 
     def _do_exchange_take(self, kind: int) -> None:
         self.exchange_kind = kind
         self.return_phase = self.phase
         self.phase = EXCHANGE_GIVE
-        self._touch_seat(self.current_player)
 
     def _do_power_joker(self) -> None:
         seat = self.current_player
@@ -797,6 +795,7 @@ class LastHeroesState(State):
 
     def _do_end_turn_immunity(self) -> None:
         self.tile_state[IMMUNITY] = USED
+        self._touch_seat(self.current_player)
         self._end_turn(immunity=True)
 
     def _end_turn(self, immunity: bool) -> None:
@@ -811,16 +810,17 @@ class LastHeroesState(State):
                     after = max(after, self.game.options["score_floor"])
                 self.wheel[seat] = after
                 self.penalty_lost += before - after
+                self._touch_seat(seat)
         # 2. No kill this turn: the standee comes back and its breach closes.
         mine = self.standee[seat]
         if not self.killed_this_turn and mine != NO:
             self.standee_on[mine // 3][mine % 3] = NO
             self.standee[seat] = NO
+            self._touch_seat(seat)
             self._touch_board()
         # 3. Refill every column where no hero stands (G13).
         self._refill()
         self.turns_taken[seat] += 1
-        self._touch_seat(seat)
         # 4. Game end.
         nxt = (seat + 1) % self.n
         round_over = nxt == self.first
