@@ -185,12 +185,12 @@ class TurnBasedEnv(AECEnv):
             done = state.is_terminal()
             self.terminations = {a: done for a in agents}
             self.truncations = {a: not done for a in agents}
-            self.infos = {a: dict(info) for a in agents}
+            self.infos = {a: info.copy() for a in agents}
             # Dead agents step out in seat order, starting from the one that acted last.
             self.agent_selection = actor if actor is not None else agents[0]
         else:
             if info != self._last_info:  # most decisions change no public info field
-                self.infos = {a: dict(info) for a in agents}
+                self.infos = {a: info.copy() for a in agents}
                 self._last_info = info
             self.agent_selection = self.possible_agents[state.current_player]
 

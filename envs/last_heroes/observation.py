@@ -140,14 +140,10 @@ _ROW_BLANK[_PRESENT] = 1.0
 _ROW_FIRST = _ROW_BLANK.copy()
 _ROW_FIRST[_FIRST] = 1.0
 
-# -- memo tables: small integer tuples -> read-only float32 pieces --------------------------------
+# -- memo tables: small integer tuples -> float32 pieces ------------------------------------------
+# The pieces are only ever copied from, never written (not marked read-only: that costs more than
+# building a piece).
 _MEMO_CAP = 1 << 15  # entries per table; a table that fills up is cleared
-
-
-def _frozen(values) -> np.ndarray:
-    a = np.array(values, np.float32)
-    a.flags.writeable = False
-    return a
 
 
 _FIFTHS: dict[tuple[int, ...], np.ndarray] = {}
@@ -160,7 +156,7 @@ def _fifths(counts: tuple[int, ...]) -> np.ndarray:
     if a is None:
         if len(_FIFTHS) >= _MEMO_CAP:
             _FIFTHS.clear()
-        a = _FIFTHS[counts] = _frozen([x / 5.0 for x in counts])
+        a = _FIFTHS[counts] = np.array([x / 5.0 for x in counts], np.float32)
     return a
 
 
@@ -177,7 +173,6 @@ def _magazine(key: tuple[int, int, int, int]) -> np.ndarray:
                 out[base + 15] = ammo / 3.0
                 if ammo == 0:
                     out[base + 16] = 1.0
-        out.flags.writeable = False
         a = _MAGAZINES[key] = out
     return a
 
@@ -236,7 +231,6 @@ def _column(state, c: int, memo: dict) -> np.ndarray:
         out[at + SLOT["vp"]] = monsters[m].vp / 8.0
         if covered:
             out[at + SLOT["covered"]] = 1.0
-    out.flags.writeable = False
     memo[key] = out
     return out
 
