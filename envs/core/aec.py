@@ -255,7 +255,9 @@ class TurnBasedEnv(AECEnv):
             return None
         if self.state is None:
             raise RuntimeError("render() called before reset(): call env.reset() first")
-        text = self.state.render()
+        # The board as the seat to act sees it: a person playing bots must not see their hands.
+        state = self.state
+        text = state.render(None if state.is_terminal() or state.is_truncated() else state.current_player)
         if self.render_mode == "human":
             print(text)
             return None

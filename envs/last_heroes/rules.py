@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.game import Game, State
-from envs.core.options import Option, is_bool, is_number_at_least
+from envs.core.options import Option, is_bool, is_int_in, is_number_at_least
 from envs.last_heroes import actions as A
 from envs.last_heroes.content import (
     ARTEFACT_VP,
@@ -58,13 +58,7 @@ def _content_ok(v: Any) -> bool:
 
 
 OPTION_SPEC: tuple[Option, ...] = (
-    Option(
-        "num_players",
-        2,
-        "an integer from 2 to 5",
-        "seats at the table",
-        check=lambda v: v in (2, 3, 4, 5) and not isinstance(v, bool),
-    ),
+    Option("num_players", 2, "an integer from 2 to 5", "seats at the table", check=is_int_in(2, 5)),
     Option(
         "reward_scheme",
         "win_loss",

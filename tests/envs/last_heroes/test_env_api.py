@@ -223,11 +223,6 @@ def test_bad_options_raise_value_errors_that_say_what_is_allowed(options, messag
         make(**options)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: rules.py OPTION_SPEC num_players check `v in (2, 3, 4, 5)` accepts the float 2.0, "
-    "then TurnBasedEnv.__init__ fails with TypeError in range(n)",
-)
 @pytest.mark.parametrize("value", [2.0, 3.0])
 def test_a_float_player_count_is_rejected_with_a_value_error(value):
     with pytest.raises(ValueError, match="num_players must be an integer from 2 to 5"):
@@ -409,12 +404,6 @@ def test_ansi_render_returns_the_board_and_human_render_prints_it(capsys):
     assert silent.render() is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: envs/core/aec.py TurnBasedEnv.render() calls state.render() with no seat, which prints every "
-    "player's hand; spec section 10 says the board shows the actor's hand only (hidden hands leak to a human "
-    "playing against bots)",
-)
 def test_rendered_board_shows_the_actors_hand_and_no_hidden_card_of_the_others():
     rng = random.Random(0)
     env = make(num_players=3, render_mode="ansi")
