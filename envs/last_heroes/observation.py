@@ -15,6 +15,8 @@ games against a state rebuilt from JSON (empty caches).
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from envs.core.observation import ObservationLayout
@@ -186,10 +188,13 @@ class _GameMemo:
         self.columns: dict[tuple, np.ndarray] = {}
 
 
+_GAME_MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _game_memo(game) -> _GameMemo:
-    memo = game.__dict__.get("_obs_memo")
+    memo = _GAME_MEMOS.get(game)
     if memo is None:
-        memo = game._obs_memo = _GameMemo()
+        memo = _GAME_MEMOS[game] = _GameMemo()
     return memo
 
 
