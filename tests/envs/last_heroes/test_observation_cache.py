@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.last_heroes.actions import LAYOUT
 from envs.last_heroes.rules import LastHeroesGame
 
 # A few variants that change what is encoded (open hands, no artefacts) or when the game ends.
@@ -74,6 +75,47 @@ def test_caches_survive_sparse_observation(n):
     for g in range(40):
         game = LastHeroesGame(num_players=n, **VARIANTS[g % len(VARIANTS)])
         assert _play(game, seed=5000 + 1000 * n + g, every_seat=False) > 0
+
+
+def _with_powers(game: LastHeroesGame, seed: int):
+    """A new game where every Power tile but one pedestal's is already held (dealt round the
+    table), so that the rare power paths (JOKER, EXCHANGE, IMPACT, IMMUNITY, RELOAD, ADRENALINE)
+    are played often; uniform random play almost never wins an artefact."""
+    data = game.new_state(seed).to_json()
+    tiles = data["tiles"]
+    held = [p for p, st in tiles.items() if st == "on_pedestal"][:-1] + [p for p, st in tiles.items() if st == "out_of_game"]
+    for j, name in enumerate(held):
+        if name in data["pedestals"]:
+            data["pedestals"][data["pedestals"].index(name)] = None
+        tiles[name] = "held"
+        data["players"][j % game.num_players]["artefacts"].append(name)
+    return game.state_from_json(data)
+
+
+# Weights of the biased random policy: powers and attacks first.
+_WEIGHTS = {"ATTACK_IMPACT": 40, "ATTACK": 15, "POWER_JOKER": 20, "POWER_RELOAD": 20, "EXCHANGE_TAKE": 20}
+_WEIGHTS.update({"END_TURN_IMMUNITY": 30, "LOAD": 4})
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_caches_with_every_power_in_play(n):
+    weights = np.array([_WEIGHTS.get(LAYOUT.name_of(a), 1.0) for a in range(LAYOUT.num_actions)])
+    played = set()
+    for g in range(12):
+        game = LastHeroesGame(num_players=n, **VARIANTS[g % 2])  # artefacts on (open hands or not)
+        rng = np.random.default_rng(9000 + g)
+        state = _with_powers(game, seed=9000 + g)
+        _check(state, 0)
+        steps = 0
+        while not state.is_terminal():
+            w = weights * state.legal_mask()
+            action = int(rng.choice(len(w), p=w / w.sum()))
+            played.add(LAYOUT.name_of(action))
+            state.apply(action)
+            steps += 1
+            _check(state, steps)
+    powers = {"POWER_JOKER", "POWER_RELOAD", "EXCHANGE_TAKE", "ATTACK_IMPACT", "END_TURN_IMMUNITY"}
+    assert powers <= played, f"never played: {sorted(powers - played)}"
 
 
 def test_clone_starts_with_its_own_caches():
