@@ -353,10 +353,13 @@ class _View:
         "picks",
         "pend",
         "tiles",
+        "order",
     )
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, seat: int):
         obs = self.obs = np.zeros(OBSERVATION_LAYOUT.size, np.float32)
+        # (absolute seat, offset of its row) in relative seat order
+        self.order = [((seat + r) % n, S + r * SEAT_SIZE) for r in range(n)]
         # Constant entries, and one-hots whose current position is recorded below.
         obs[G + n - 2] = 1.0
         obs[G + 24 : G + 24 + n] = 1.0
@@ -390,6 +393,7 @@ class _Cache:
         "decks",
         "discard",
         "memo",
+        "open_hands",
         "row_records",
         "row_ver",
         "rows",
@@ -398,7 +402,7 @@ class _Cache:
 
     def __init__(self, state):
         n = state.n
-        self.views = [_View(n) for _ in range(n)]
+        self.views = [_View(n, seat) for seat in range(n)]
         self.rows, self.row_records = map(list, zip(*(_new_row(state, i) for i in range(n))))
         self.row_ver = [-1] * n
         self.columns = np.zeros(_COLUMNS_SIZE, np.float32)
@@ -408,6 +412,7 @@ class _Cache:
         self.discard = np.zeros(NUM_KINDS, np.float32)
         self.cards_ver = -1
         self.memo = _game_memo(state.game)
+        self.open_hands = state.game.options["open_hands"]
 
 
 def encode(state, seat: int) -> np.ndarray:
@@ -450,16 +455,12 @@ def encode(state, seat: int) -> np.ndarray:
     own_row = False
     if v.row_ver != seat_ver:
         rows, built, done = cache.rows, cache.row_ver, v.row_ver
-        for r in range(n):
-            i = seat + r
-            if i >= n:
-                i -= n
+        for i, at in v.order:
             ver = seat_ver[i]
             if done[i] != ver:
                 if built[i] != ver:
                     _update_row(state, i, rows[i], cache.row_records[i])
                     built[i] = ver
-                at = S + r * SEAT_SIZE
                 obs[at : at + SEAT_SIZE] = rows[i]
         own_row = done[seat] != seat_ver[seat]
         v.row_ver = seat_ver[:]
@@ -480,7 +481,7 @@ def encode(state, seat: int) -> np.ndarray:
     if ver != v.hand_ver or own_row:
         hand = _fifths(tuple(state.hands[seat]))
         obs[H : H + NUM_KINDS] = hand
-        if not state.game.options["open_hands"]:
+        if not cache.open_hands:
             obs[_OWN_KNOWN : _OWN_KNOWN + NUM_KINDS] = hand
         v.hand_ver = ver
 
