@@ -119,3 +119,15 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path):
 def test_cli_rejects_bad_input_clearly(args, message):
     done = subprocess.run([sys.executable, "-m", "training.train", *args], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and message in done.stderr
+
+
+def test_learning_curve_plot_from_eval_history(tmp_path):
+    from training.curves import plot_learning_curve
+
+    rows = [{"timesteps": t, "random": {"win_rate": w, "win_rate_ci95": [w - 0.1, min(1, w + 0.1)]}}
+            for t, w in ((1000, 0.5), (2000, 0.8))]
+    (tmp_path / "eval_history.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    out = plot_learning_curve(tmp_path)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="does not exist"):
+        plot_learning_curve(tmp_path / "missing")
