@@ -123,9 +123,11 @@ class TurnBasedEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._nonzero_rewards = True
         self._last_info = None
-        # A State may offer apply_legal(action): apply() without its own legality check, which
-        # step() has just made. Bound here, to this state only.
-        self._apply_legal = getattr(self.state, "apply_legal", self.state.apply)
+        # A State class may offer apply_legal(action): apply() without its own legality check,
+        # which step() has just made. Kept as (class, function): a bound method would keep the
+        # state alive after close().
+        cls = type(self.state)
+        self._apply_legal = (cls, getattr(cls, "apply_legal", cls.apply))
         self._after_apply(None, self._skip_forced([0.0] * self.game.num_players))
 
     # -- step -----------------------------------------------------------------------------
@@ -149,10 +151,11 @@ class TurnBasedEnv(AECEnv):
                 raise state.illegal_action_error(action)
             self._penalize(agent, action)
             return
-        apply = self._apply_legal
-        if apply.__self__ is not state:  # env.state was replaced without reset_to_state()
-            apply = state.apply
-        apply(action)
+        cls, apply_legal = self._apply_legal
+        if type(state) is cls:
+            apply_legal(state, action)
+        else:  # env.state was replaced by a state of another class without reset_to_state()
+            state.apply(action)
         self._after_apply(agent, self._skip_forced(state.rewards()))
 
     def _skip_forced(self, rewards: list[float]) -> list[float]:
@@ -165,7 +168,7 @@ class TurnBasedEnv(AECEnv):
             legal = np.flatnonzero(state.legal_mask())
             if len(legal) != 1:
                 break
-            self._apply_legal(int(legal[0]))
+            self._apply_legal[1](state, int(legal[0]))
             total = [a + b for a, b in zip(total, state.rewards())]
         return total
 
