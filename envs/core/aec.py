@@ -5,7 +5,9 @@ in every file; here they are written once. The usual wrapper chain (TerminateIll
 AssertOutOfBounds, OrderEnforcing) costs about as much per decision as a whole small game
 step, mostly in forwarded attribute lookups, so this class enforces call order, action bounds
 and legality itself, in one layer. ``env()`` and ``raw_env()`` therefore return the same
-checked class.
+checked class. A State class may define ``apply_legal(action)``, ``apply()`` without its own
+legality check: the driver, which has just checked the action against the mask, calls it instead
+(``apply()`` itself still raises IllegalActionError for any other caller).
 
 Options every game shares (one name, one default):
 
