@@ -28,7 +28,6 @@ from envs.last_heroes.rules import (
     L1_GIVE,
     LOAD_SOURCE,
     NO,
-    NUM_POWERS as _NUM_TILES,
     SETUP_PICK,
 )
 
@@ -133,7 +132,9 @@ _PHASE_AT, _ATTACKS_AT, _PICKS_AT = G + 14, G + 21, G + 31
 _COLUMNS_SIZE = MAX_PLAYERS * COLUMN_SIZE
 _OTHERS = X + NUM_KINDS
 # "Could kill it now" flags of slot 3 * column + level, as offsets in the observation.
-_KILL_AT = tuple(B + c * COLUMN_SIZE + COLUMN_HEAD + lv * SLOT_SIZE + SLOT["can_kill"] for c in range(5) for lv in range(3))
+_KILL_AT = tuple(
+    B + c * COLUMN_SIZE + COLUMN_HEAD + lv * SLOT_SIZE + SLOT["can_kill"] for c in range(5) for lv in range(3)
+)
 _KILL_IMPACT_AT = tuple(a + 1 for a in _KILL_AT)
 assert SLOT["can_kill_impact"] == SLOT["can_kill"] + 1 and MAX_PLAYERS == 5 and NUM_LEVELS == 3
 
@@ -298,7 +299,7 @@ def _update_row(state, i: int, row: np.ndarray, rec: list) -> None:
         tile_state = state.tile_state
         key = tuple([(p, tile_state[p]) for p in arts])
         if key != rec[8]:
-            row[_ARTEFACTS : _ARTEFACTS + 2 * _NUM_TILES] = 0.0
+            row[_ARTEFACTS : _ARTEFACTS + 2 * NUM_POWERS] = 0.0
             for p, st in key:
                 row[_ARTEFACTS + p] = 1.0
                 if st == HELD:
@@ -365,11 +366,11 @@ class _View:
         obs[G + 24 : G + 24 + n] = 1.0
         obs[_PHASE_AT] = 1.0  # phase 0
         obs[_ATTACKS_AT] = 1.0  # 0 attacks
-        for p in range(_NUM_TILES):
+        for p in range(NUM_POWERS):
             obs[T + 4 * p] = 1.0  # tile state 0
         self.phase_at = _PHASE_AT
         self.attacks_at = _ATTACKS_AT
-        self.tiles = [0] * _NUM_TILES
+        self.tiles = [0] * NUM_POWERS
         self.round_at = 0  # 0: no entry set
         self.acting_at = 0
         self.picks = 0.0
@@ -568,7 +569,7 @@ def encode(state, seat: int) -> np.ndarray:
     tiles = state.tile_state
     if tiles != v.tiles:
         old = v.tiles
-        for p in range(_NUM_TILES):
+        for p in range(NUM_POWERS):
             if tiles[p] != old[p]:
                 obs[T + 4 * p + old[p]] = 0.0
                 obs[T + 4 * p + tiles[p]] = 1.0

@@ -83,7 +83,8 @@ def _with_powers(game: LastHeroesGame, seed: int):
     are played often; uniform random play almost never wins an artefact."""
     data = game.new_state(seed).to_json()
     tiles = data["tiles"]
-    held = [p for p, st in tiles.items() if st == "on_pedestal"][:-1] + [p for p, st in tiles.items() if st == "out_of_game"]
+    on_pedestal = [p for p, st in tiles.items() if st == "on_pedestal"]
+    held = on_pedestal[:-1] + [p for p, st in tiles.items() if st == "out_of_game"]
     for j, name in enumerate(held):
         if name in data["pedestals"]:
             data["pedestals"][data["pedestals"].index(name)] = None
