@@ -48,7 +48,6 @@ import os
 import platform
 import statistics
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Callable
@@ -58,6 +57,7 @@ from typing import Any
 import numpy as np
 
 import envs
+from training.atomic import atomic_write_text
 
 BASELINE = "connect_four_v3"
 PETTINGZOO_ENVS = {
@@ -327,19 +327,7 @@ def driver_overhead_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def write_json_atomic(path: str, data: Any) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".env_throughput.", suffix=".tmp", dir=directory)
-    try:
-        os.chmod(tmp, 0o644)
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=2)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write_text(path, json.dumps(data, indent=2) + "\n")
 
 
 def machine_info() -> dict[str, Any]:

@@ -66,6 +66,7 @@ import gymnasium as gym
 import numpy as np
 
 from benchmarks.env_throughput import Picker, clock_overhead
+from training.atomic import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = ROOT / "configs" / "quickstart.yaml"
@@ -605,21 +606,7 @@ def diagnosis(rows: list[dict[str, Any]], bds: dict[str, dict[str, Any]]) -> lis
 
 
 def write_json_atomic(path: str, data: Any) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".train_throughput.", suffix=".tmp", dir=directory)
-    try:
-        os.chmod(tmp, 0o644)
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=2, default=_json_default)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write_text(path, json.dumps(data, indent=2, default=_json_default) + "\n")
 
 
 def _json_default(obj: Any) -> Any:

@@ -27,10 +27,8 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -38,6 +36,8 @@ DOCS_DIR = Path(__file__).resolve().parent
 ROOT = DOCS_DIR.parent
 if str(ROOT) not in sys.path:  # running ``python docs/generate.py`` without an installed package
     sys.path.append(str(ROOT))
+
+from training.atomic import atomic_write_text  # noqa: E402
 
 BEGIN = "<!-- BEGIN GENERATED: {} -->"
 END = "<!-- END GENERATED: {} -->"
@@ -176,17 +176,7 @@ def regenerate(game: str) -> tuple[Path, str, str]:
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write_text(path, text)
 
 
 def stale(games: Iterable[str] | None = None) -> list[str]:

@@ -44,13 +44,14 @@ import io
 import json
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from training.atomic import fsync_dir, replace, write_temp
 
 FORMAT = "herozoo-policy"
 FORMAT_VERSION = 1
@@ -87,42 +88,9 @@ class CheckpointError(ValueError):
 # atomic file writes
 
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_temp(target: Path, data: bytes) -> Path:
-    """``data`` in a fsynced temporary file beside ``target`` (the caller renames it)."""
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return Path(tmp)
-
-
-def _replace(tmp: Path, target: Path) -> None:
-    try:
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(target.parent)
+_fsync_dir = fsync_dir
+_write_temp = write_temp
+_replace = replace
 
 
 def atomic_write_bytes(target: str | os.PathLike, data: bytes) -> Path:

@@ -32,7 +32,6 @@ import io
 import os
 import re
 import sys
-import tempfile
 import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
@@ -40,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from training.atomic import atomic_write_text
 
 # Fixed baseline opponents a self-play run may mix in (policy specs of training.policies).
 BASELINE_NAMES: tuple[str, ...] = ("random", "heuristic")
@@ -494,19 +495,7 @@ def save_config(cfg: TrainConfig, path: str | os.PathLike) -> Path:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     text = "# herozoo training config, resolved (load with training.config.load_config)\n" + dump_config(cfg)
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    atomic_write_text(p, text)
     return p
 
 

@@ -30,7 +30,8 @@ keep their own rules for who starts (random in Last Heroes, from the game seed).
 Results
 -------
 Agents are named by their policy's ``name`` (``random``, ``heuristic``, a checkpoint's stem); a
-repeated name gets ``#2``, ``#3``. An agent seated in several seats of one game counts once per seat: its ``games`` are seatings.
+repeated name gets ``#2``, ``#3``. An agent seated in several seats of one game counts once per
+seat: its ``games`` are seatings.
 A *win* is a seat among the game's winners (``state.info()["winners"]``), so a shared victory is a
 win for every co-winner; ``win_share`` gives such a win 1 / (number of winners) instead, so the
 win shares of all seatings add up to the number of games won by anyone. Win rates come with a
@@ -57,7 +58,6 @@ import ast
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,6 +67,7 @@ from typing import Any
 import numpy as np
 
 import envs
+from training.atomic import atomic_path
 from training.policies import Policy, load_policy
 
 # --------------------------------------------------------------------------------------------
@@ -509,18 +510,10 @@ def markdown(results: dict[str, Any]) -> str:
 
 def _atomic_write(path: Path, write) -> None:
     """Write through ``write(file_object)`` to a temporary file beside ``path``, then rename."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; results are for everyone to read
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_path(path) as tmp, open(tmp, "wb") as f:
+        write(f)
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def plot(results: dict[str, Any], path: str | os.PathLike) -> None:

@@ -14,36 +14,18 @@ or ``uniform``. A snapshot becomes ``best`` only when it beats the current best 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from training.atomic import atomic_write_text
 from training.policies import Policy, load_policy
 
 MANIFEST = "pool.json"
 SAMPLING = ("latest", "mostly_latest", "uniform")
 BASELINES = ("random", "heuristic")
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: never a half file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 class OpponentPool:

@@ -29,8 +29,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
 import envs
+from training.atomic import atomic_path, atomic_write_text
 from training.config import TrainConfig, load_config, save_config
-from training.pool import OpponentPool, PoolSampler, atomic_write_text
+from training.pool import OpponentPool, PoolSampler
 from training.single_agent import SingleAgentEnv
 
 ACTIVATIONS = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
@@ -109,7 +110,11 @@ def evaluate_against(cfg: TrainConfig, policy_path: Path, baselines: tuple[str, 
     out = {}
     for baseline in baselines:
         result = evaluate(
-            cfg.env.env_id, num_players(cfg), [str(policy_path), baseline], games, seed=seed,
+            cfg.env.env_id,
+            num_players(cfg),
+            [str(policy_path), baseline],
+            games,
+            seed=seed,
             env_options=_eval_options(cfg),
         )
         focus = result["agents"][0]
@@ -136,8 +141,13 @@ class SelfPlayCallback(BaseCallback):
         if self.progress:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=self.cfg.run.total_timesteps, initial=self.num_timesteps, unit="step",
-                            desc=f"{self.cfg.env.env_id} {self.cfg.run.exp_name}", smoothing=0.05)
+            self.bar = tqdm(
+                total=self.cfg.run.total_timesteps,
+                initial=self.num_timesteps,
+                unit="step",
+                desc=f"{self.cfg.env.env_id} {self.cfg.run.exp_name}",
+                smoothing=0.05,
+            )
 
     def _on_step(self) -> bool:
         if self.bar is not None:
@@ -182,7 +192,9 @@ class SelfPlayCallback(BaseCallback):
 
     def evaluate(self) -> None:
         cfg = self.cfg
-        path = export_policy(self.model, self.run_dir / "checkpoints" / "current", checkpoint_metadata(cfg, self.num_timesteps))
+        path = export_policy(
+            self.model, self.run_dir / "checkpoints" / "current", checkpoint_metadata(cfg, self.num_timesteps)
+        )
         results = evaluate_against(cfg, path, ("random", "heuristic"), cfg.run.eval_games, seed=self.num_timesteps)
         for baseline, r in results.items():
             self.logger.record(f"eval/win_rate_vs_{baseline}", r["win_rate"])
@@ -202,9 +214,8 @@ def save_resumable(model, run_dir: Path) -> None:
     """The whole SB3 model (optimizer included) for --resume, swapped in atomically."""
     folder = run_dir / "checkpoints"
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / "latest.tmp.zip"
-    model.save(tmp)
-    os.replace(tmp, folder / "latest.zip")
+    with atomic_path(folder / "latest.zip", suffix=".zip") as tmp:
+        model.save(tmp)
     atomic_write_text(folder / "latest.json", json.dumps({"timesteps": int(model.num_timesteps)}))
 
 
@@ -266,17 +277,26 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
 
     update_checkpoint_metadata(final, evaluation=results, run_dir=str(run_dir))
     export_stem = Path(cfg.run.export_dir) / game_folder(cfg.env.env_id) / cfg.run.exp_name
-    exported = export_policy(model, export_stem, checkpoint_metadata(cfg, steps, evaluation=results, run_dir=str(run_dir)))
+    exported = export_policy(
+        model, export_stem, checkpoint_metadata(cfg, steps, evaluation=results, run_dir=str(run_dir))
+    )
     print(json.dumps({"run_dir": str(run_dir), "checkpoint": str(exported), "evaluation": results}, indent=1))
     return exported
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m training.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("config", nargs="?", help="YAML experiment file (default: the embedded quickstart)")
-    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a config value, e.g. --set run.total_timesteps=50000")
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config value, e.g. --set run.total_timesteps=50000",
+    )
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
     args = parser.parse_args(argv)
     try:
