@@ -194,7 +194,7 @@ class TurnBasedEnv(AECEnv):
             # Dead agents step out in seat order, starting from the one that acted last.
             self.agent_selection = actor if actor is not None else agents[0]
         else:
-            if info != self._last_info:  # most decisions change no public info field
+            if info != self._last_info:  # skip rebuilding the per-agent dicts when nothing changed
                 self.infos = {a: info.copy() for a in agents}
                 self._last_info = info
             self.agent_selection = self.possible_agents[state.current_player]
