@@ -152,6 +152,20 @@ class RunConfig:
 
 
 @dataclass
+class PretrainConfig:
+    """Optional behaviour cloning from a teacher policy before PPO starts."""
+
+    teacher: str = setting(
+        "none", 'policy to imitate before PPO: "none", "heuristic", or a checkpoint path (teacher at every seat)'
+    )
+    games: int = setting(2000, "teacher games whose decisions form the training set", ge=1)
+    epochs: int = setting(8, "passes over the teacher data", ge=1)
+    batch_size: int = setting(512, "minibatch size for cloning", ge=2)
+    learning_rate: float = setting(1e-3, "Adam learning rate for cloning", gt=0)
+    value_coef: float = setting(0.5, "weight of the value loss (targets: each seat's final result)", ge=0)
+
+
+@dataclass
 class TrainConfig:
     """One experiment. The defaults are the quickstart (configs/quickstart.yaml)."""
 
@@ -159,6 +173,7 @@ class TrainConfig:
     ppo: PPOConfig = field(default_factory=PPOConfig, metadata={"help": "MaskablePPO"})
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig, metadata={"help": "opponents"})
     run: RunConfig = field(default_factory=RunConfig, metadata={"help": "bookkeeping"})
+    pretrain: PretrainConfig = field(default_factory=PretrainConfig, metadata={"help": "behaviour cloning"})
 
 
 SECTIONS: dict[str, type] = {f.name: f.default_factory for f in fields(TrainConfig)}  # type: ignore[misc]

@@ -245,6 +245,25 @@ def build_model(cfg: TrainConfig, vec_env, run_dir: Path) -> MaskablePPO:
     )
 
 
+def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, Any]:
+    """Behaviour cloning of ``cfg.pretrain.teacher`` before PPO; metrics go to pretrain.json."""
+    from training.pretrain import clone_into, collect_teacher_data
+
+    p = cfg.pretrain
+    started = time.time()
+    data = collect_teacher_data(cfg.env.env_id, cfg.env.options, p.teacher, p.games, seed=cfg.run.seed)
+    collected = time.time()
+    metrics = clone_into(
+        model, data, p.epochs, p.batch_size, p.learning_rate, p.value_coef, seed=cfg.run.seed,
+        log=lambda m: print(f"pretrain epoch {m['epoch']}: loss {m['loss']:.3f}, accuracy {m['accuracy']:.3f}",
+                            file=sys.stderr),
+    )
+    summary = {"teacher": p.teacher, "samples": len(data), "collect_seconds": collected - started,
+               "fit_seconds": time.time() - collected, **metrics}
+    atomic_write_text(run_dir / "pretrain.json", json.dumps(summary, indent=1))
+    return summary
+
+
 def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -> Path:
     """Run (or resume) training; returns the exported final checkpoint's JSON path."""
     torch.set_num_threads(cfg.run.torch_threads)
@@ -263,6 +282,8 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
             print(f"resuming {run_dir} at {model.num_timesteps} steps", file=sys.stderr)
         else:
             model = build_model(cfg, vec_env, run_dir)
+            if cfg.pretrain.teacher != "none":
+                pretrain(cfg, model, run_dir)
         remaining = cfg.run.total_timesteps - model.num_timesteps
         if remaining > 0:
             callback = SelfPlayCallback(cfg, run_dir, pool, progress=cfg.run.progress)

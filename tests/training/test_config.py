@@ -95,7 +95,7 @@ def test_the_command_line_prints_help_and_resolved_configs(capsys):
 def test_unknown_top_level_key_names_it_and_the_sections():
     with pytest.raises(ConfigError, match=r"unknown key 'ppo2' \(did you mean 'ppo'\?\)") as info:
         config_from_dict({"ppo2": {}})
-    assert "['env', 'ppo', 'selfplay', 'run']" in str(info.value)
+    assert "['env', 'ppo', 'selfplay', 'run', 'pretrain']" in str(info.value)
 
 
 def test_unknown_key_in_a_section_names_the_dotted_key_and_the_allowed_ones():
@@ -294,7 +294,7 @@ def test_save_and_load_round_trip(tmp_path):
 
 def test_dumped_yaml_lists_every_section_and_plain_values():
     data = yaml.safe_load(dump_config(TrainConfig()))
-    assert list(data) == ["env", "ppo", "selfplay", "run"]
+    assert list(data) == ["env", "ppo", "selfplay", "run", "pretrain"]
     assert data["ppo"]["net_arch"] == [256, 256] and data["env"]["options"] == {"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0}
 
 
