@@ -2,7 +2,7 @@
 
 from envs.last_heroes.env import GAME, env, raw_env
 
-__all__ = ["GAME", "HeuristicBot", "env", "raw_env"]
+__all__ = ["GAME", "HeuristicBot", "env", "raw_env"]  # noqa: F822 (HeuristicBot is loaded lazily)
 
 
 def __getattr__(name: str):

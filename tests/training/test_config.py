@@ -55,7 +55,9 @@ def test_defaults_are_the_quickstart():
     default = load_config(None)
     assert default == TrainConfig() == load_config(CONFIG_DIR / "quickstart.yaml")
     assert "quickstart" in TrainConfig.__doc__
-    assert default.env == EnvConfig(env_id="last_heroes_v0", options={"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0})
+    assert default.env == EnvConfig(
+        env_id="last_heroes_v0", options={"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0}
+    )
     assert default.run.exp_name == "quickstart"
     # modest enough to train on 2 cores in minutes; the rollout holds several minibatches
     assert default.run.total_timesteps <= 300_000
@@ -68,7 +70,11 @@ def test_mutable_defaults_are_not_shared():
     a.ppo.net_arch.append(8)
     a.env.options["num_players"] = 3
     a.selfplay.baselines["random"] = 0.0
-    assert b.ppo.net_arch == [256, 256] and b.env.options == {"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0}
+    assert b.ppo.net_arch == [256, 256] and b.env.options == {
+        "num_players": 2,
+        "auto_skip_forced": True,
+        "shaping_coef": 1.0,
+    }
     assert b.selfplay.baselines == {"random": 0.2, "heuristic": 0.4}
 
 
@@ -295,7 +301,11 @@ def test_save_and_load_round_trip(tmp_path):
 def test_dumped_yaml_lists_every_section_and_plain_values():
     data = yaml.safe_load(dump_config(TrainConfig()))
     assert list(data) == ["env", "ppo", "selfplay", "run", "pretrain"]
-    assert data["ppo"]["net_arch"] == [256, 256] and data["env"]["options"] == {"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0}
+    assert data["ppo"]["net_arch"] == [256, 256] and data["env"]["options"] == {
+        "num_players": 2,
+        "auto_skip_forced": True,
+        "shaping_coef": 1.0,
+    }
 
 
 def test_missing_file_and_invalid_yaml_name_the_path(tmp_path):

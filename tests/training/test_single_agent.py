@@ -5,9 +5,9 @@ import pytest
 from stable_baselines3.common.env_checker import check_env
 
 import envs
+from tests.toys import RelayGame
 from training.policies import HeuristicPolicy, RandomPolicy
 from training.single_agent import FixedOpponents, SingleAgentEnv
-from tests.toys import RelayGame
 
 
 def test_sb3_check_env_passes():
@@ -35,13 +35,17 @@ def test_action_masks_equal_the_learners_aec_mask(n):
 def test_rewards_are_the_learners_own():
     # A random learner against the heuristic bot loses most games; the reward must follow the
     # learner's result (not the opponent's), and only arrive at the end.
-    view = SingleAgentEnv("last_heroes_v0", {"num_players": 2},
-                          opponents=FixedOpponents(HeuristicPolicy("last_heroes_v0", seed=0)), seed=5)
+    view = SingleAgentEnv(
+        "last_heroes_v0",
+        {"num_players": 2},
+        opponents=FixedOpponents(HeuristicPolicy("last_heroes_v0", seed=0)),
+        seed=5,
+    )
     rng = np.random.default_rng(1)
     seen = set()
-    for episode in range(30):
+    for _ in range(30):
         obs, info = view.reset()
-        total, rewards = 0.0, []
+        rewards = []
         while True:
             obs, reward, term, trunc, info = view.step(int(rng.choice(np.flatnonzero(view.action_masks()))))
             rewards.append(reward)
@@ -118,7 +122,9 @@ def test_opponent_policies_move_inside_step():
             calls.append(state.current_player)
             return super().act(observation, action_mask, state)
 
-    view = SingleAgentEnv("last_heroes_v0", {"num_players": 3}, opponents=FixedOpponents(Spy(0)), learner_seat=0, seed=0)
+    view = SingleAgentEnv(
+        "last_heroes_v0", {"num_players": 3}, opponents=FixedOpponents(Spy(0)), learner_seat=0, seed=0
+    )
     view.reset()
     while True:
         _, _, term, trunc, _ = view.step(int(np.flatnonzero(view.action_masks())[0]))

@@ -49,9 +49,14 @@ def test_layout_markdown_table_lists_every_block():
 
 # -- options ----------------------------------------------------------------------------------
 def test_options_fill_defaults_and_reject_unknown_and_bad_values():
-    spec = (Option("num_players", 2, "2..5", "", check=is_int_in(2, 5)), Option("mode", "a", '"a" or "b"', "", choices=("a", "b")))
+    spec = (
+        Option("num_players", 2, "2..5", "", check=is_int_in(2, 5)),
+        Option("mode", "a", '"a" or "b"', "", choices=("a", "b")),
+    )
     assert resolve_options(spec, {}, "g") == {"num_players": 2, "mode": "a"}
-    with pytest.raises(ValueError, match=r"unknown option\(s\) \['colour'\]; allowed options are \['mode', 'num_players'\]"):
+    with pytest.raises(
+        ValueError, match=r"unknown option\(s\) \['colour'\]; allowed options are \['mode', 'num_players'\]"
+    ):
         resolve_options(spec, {"colour": 1}, "g")
     with pytest.raises(ValueError, match="num_players=7 is not allowed; num_players must be 2..5"):
         resolve_options(spec, {"num_players": 7}, "g")
