@@ -101,7 +101,7 @@ def clone_into(model, data: TeacherData, epochs: int, batch_size: int, learning_
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optimizer.step()
-            total_loss += float(loss) * len(idx)
+            total_loss += loss.item() * len(idx)
             correct += float((logits.argmax(-1) == actions[idx]).sum())
         metrics = {"epoch": epoch + 1, "loss": total_loss / n, "accuracy": correct / n}
         if log is not None:
