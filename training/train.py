@@ -184,7 +184,7 @@ class SelfPlayCallback(BaseCallback):
                 env_options=_eval_options(cfg),
             )
             rate = result["agents"][0]["win_rate"]
-            self.pool.record(entry["name"], evaluation={f"vs_{best}": rate})
+            self.pool.record(entry["name"], evaluation={f"vs_{best}": rate}, rating=result["agents"][0]["rating"])
             self.logger.record("selfplay/win_rate_vs_best", rate)
             if rate >= cfg.selfplay.promote_threshold:
                 self.pool.promote(entry["name"])

@@ -71,6 +71,9 @@ def test_tiny_cli_run_writes_a_checkpoint_that_reloads_to_the_same_predictions(t
     assert (run_dir / "config.yaml").exists() and list(run_dir.glob("tb_*"))
     pool = json.loads((run_dir / "pool" / "pool.json").read_text())
     assert [s["steps"] for s in pool["snapshots"]] == [256, 512]
+    assert pool["best"] in {"snapshot_000000256", "snapshot_000000512"}
+    second = pool["snapshots"][1]
+    assert "vs_snapshot_000000256" in second["evaluation"] and set(second["rating"]) >= {"mu", "sigma"}
 
     model = MaskablePPO.load(run_dir / "checkpoints" / "latest.zip", device="cpu")
     policy = CheckpointPolicy(exported, env_id="last_heroes_v0")
