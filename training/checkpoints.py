@@ -679,6 +679,10 @@ def load_checkpoint(
 # numpy inference
 
 
+_MAX = np.maximum.reduce
+_CUMSUM = np.add.accumulate
+
+
 class NumpyMLPPolicy:
     """The policy network of a checkpoint, evaluated in numpy float32.
 
@@ -713,13 +717,14 @@ class NumpyMLPPolicy:
             np.ascontiguousarray(weights["action_net.weight"].T, dtype=f32),
             np.ascontiguousarray(weights["action_net.bias"], dtype=f32),
         )
-        # buffers for single-observation act()
-        self._obs_buf = np.empty(self.observation_size, f32)
-        self._bufs = [np.empty(b.shape[0], f32) for _, b in self._layers]
-        self._logit_buf = np.empty(self.num_actions, f32)
-        self._relu = self.activation == "relu"
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"unsupported activation {self.activation!r}")
+        self._relu = self.activation == "relu"
+        # single-observation act(): each hidden layer as (W^T, b, output buffer), computed in place
+        self._obs_buf = np.empty(self.observation_size, f32)
+        self._hidden = [(w, b, np.empty(b.shape[0], f32)) for w, b in self._layers]
+        self._logit_buf = np.empty(self.num_actions, f32)
+        self._mask_shape = (self.num_actions,)
 
     def _activate(self, x: np.ndarray) -> None:
         if self._relu:
@@ -743,41 +748,62 @@ class NumpyMLPPolicy:
         return out
 
     def _logits_one(self, observation: np.ndarray) -> np.ndarray:
-        obs = np.asarray(observation)
-        if obs.size != self.observation_size:
-            raise ValueError(f"observation has length {obs.size}, the policy expects {self.observation_size}")
-        x = self._obs_buf
-        x[...] = obs.reshape(-1)
-        for (w, b), buf in zip(self._layers, self._bufs):
-            np.matmul(x, w, out=buf)
-            buf += b
-            self._activate(buf)
+        """Logits of one observation into a reused buffer (matrix-vector products; ``logits`` is batched).
+
+        A 1-D C-contiguous float32 observation is read in place; anything else is flattened and cast
+        into a buffer first.
+        """
+        x = observation
+        if type(x) is not np.ndarray or x.ndim != 1 or x.dtype != np.float32 or not x.flags.c_contiguous:
+            x = np.asarray(x)
+            if x.size != self.observation_size:
+                raise ValueError(f"observation has length {x.size}, the policy expects {self.observation_size}")
+            self._obs_buf[...] = x.reshape(-1)  # flattened and cast to float32
+            x = self._obs_buf
+        elif x.shape[0] != self.observation_size:
+            raise ValueError(f"observation has length {x.size}, the policy expects {self.observation_size}")
+        matmul, add = np.matmul, np.add
+        act = np.maximum if self._relu else None
+        for w, b, buf in self._hidden:
+            matmul(x, w, out=buf)
+            add(buf, b, out=buf)
+            if act is None:
+                np.tanh(buf, out=buf)
+            else:
+                act(buf, 0.0, out=buf)
             x = buf
         w, b = self._out
-        np.matmul(x, w, out=self._logit_buf)
-        self._logit_buf += b
-        return self._logit_buf
+        out = self._logit_buf
+        matmul(x, w, out=out)
+        add(out, b, out=out)
+        return out
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
-        """The action for one observation; only actions the mask allows are chosen."""
+        """The action for one observation; only actions the mask allows are chosen.
+
+        Only the legal actions' logits are looked at: the masked argmax, or a draw from the softmax
+        over the legal logits (the same float32 values, cumulative sums and uniform draw as a
+        softmax over all actions with the illegal ones at probability 0, so the same action).
+        """
         logits = self._logits_one(observation)
-        mask = np.asarray(action_mask).reshape(-1)
-        if mask.shape[0] != self.num_actions:
-            raise ValueError(f"action mask has length {mask.shape[0]}, the policy has {self.num_actions} actions")
-        illegal = mask == 0
-        if illegal.all():
+        mask = action_mask
+        if type(mask) is not np.ndarray or mask.shape != self._mask_shape:
+            mask = np.asarray(mask).reshape(-1)
+            if mask.shape[0] != self.num_actions:
+                raise ValueError(f"action mask has length {mask.shape[0]}, the policy has {self.num_actions} actions")
+        legal = mask.nonzero()[0]
+        n = legal.shape[0]
+        if n == 0:
             raise ValueError("the action mask allows no action")
-        logits[illegal] = -np.inf
+        legal_logits = logits[legal]
         if self.deterministic:
-            return int(np.argmax(logits))
-        logits -= logits.max()
-        np.exp(logits, out=logits)
-        cdf = np.cumsum(logits)
-        a = int(np.searchsorted(cdf, self.rng.random() * cdf[-1], side="right"))
-        a = min(a, self.num_actions - 1)
-        while illegal[a]:  # float edge case: land on a zero-probability slot -> previous legal one
-            a -= 1
-        return a
+            return int(legal[legal_logits.argmax()])
+        np.subtract(legal_logits, _MAX(legal_logits), out=legal_logits)
+        np.exp(legal_logits, out=legal_logits)
+        cdf = _CUMSUM(legal_logits)
+        a = int(cdf.searchsorted(self.rng.random() * cdf[-1], side="right"))
+        # u == the total (float rounding): the last legal action, as the full-width sampler did
+        return int(legal[a if a < n else n - 1])
 
     def probabilities(self, obs_batch: np.ndarray, mask_batch: np.ndarray) -> np.ndarray:
         """Masked softmax ``[B, num_actions]`` (what MaskablePPO samples from)."""

@@ -203,6 +203,45 @@ def test_stochastic_sampling(ckpt):
     np.testing.assert_allclose(np.bincount(batch, minlength=ACTIONS) / 3000, probs, atol=0.04)
 
 
+def _full_width_act(policy, observation, mask):
+    """The sampler act() had before it looked at the legal logits only: softmax over every action."""
+    logits = policy._logits_one(observation).copy()  # the same network pass: only the sampler differs
+    illegal = np.asarray(mask).reshape(-1) == 0
+    logits[illegal] = -np.inf
+    if policy.deterministic:
+        return int(np.argmax(logits))
+    logits -= logits.max()
+    np.exp(logits, out=logits)
+    cdf = np.cumsum(logits)
+    a = min(int(np.searchsorted(cdf, policy.rng.random() * cdf[-1], side="right")), policy.num_actions - 1)
+    while illegal[a]:
+        a -= 1
+    return a
+
+
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_act_equals_the_full_width_masked_sampler(ckpt, deterministic):
+    obs, masks = random_batch(400, seed=11)
+    masks[::7] = False
+    masks[::7, 3] = True  # some single legal actions: still one draw each
+    a = CheckpointPolicy(ckpt, deterministic=deterministic, seed=3)
+    b = CheckpointPolicy(ckpt, deterministic=deterministic, seed=3)
+    got = [a.act(o, m) for o, m in zip(obs, masks)]
+    assert got == [_full_width_act(b, o, m) for o, m in zip(obs, masks)]
+    assert a.rng.random() == b.rng.random()  # the same number of draws
+
+
+def test_act_accepts_any_array_like_input(ckpt):
+    policy = CheckpointPolicy(ckpt)
+    obs, masks = random_batch(5, seed=2)
+    for o, m in zip(obs, masks):
+        expected = policy.act(o, m)
+        assert policy.act(o.astype(np.float64), m.astype(np.int8)) == expected
+        assert policy.act(o[None, :], m.tolist()) == expected
+        assert policy.act(o.tolist(), m[None, :]) == expected
+        assert policy.act(np.asfortranarray(o[::-1])[::-1], m) == expected
+
+
 def test_act_rejects_bad_input(ckpt):
     policy = CheckpointPolicy(ckpt)
     with pytest.raises(ValueError, match="allows no action"):
