@@ -79,37 +79,24 @@ class SingleAgentEnv(gym.Env):
         self._penalized = False
         self.learner = 0
         self.seat_policies: dict[int, Policy] = {}
+        self.pending_seat: int | None = None
+        self.pending_mask: np.ndarray | None = None
+        self._reward = 0.0
+        self._step_reward: Any = None
+        self._illegal = -1
         if seed is not None:
             self.np_random, _ = gym.utils.seeding.np_random(seed)
 
     # -- gymnasium API ------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        self._penalized = False
-        rng = self.np_random
-        n = self.game.num_players
-        self.state = self.game.new_state(int(rng.integers(2**63 - 1)))
-        if self.cooperative:
-            self.seat_policies = {}
-        else:
-            self.learner = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
-            self.seat_policies = {s: self.opponents.sample(rng) for s in range(n) if s != self.learner}
-        reward = self._advance()
-        return self._observation(), self._info(reward)
+        self.begin_reset(seed=seed, options=options)
+        self._play_pending()
+        return self.end_reset()
 
     def step(self, action: int):
-        state = self.state
-        seat = self._seat()
-        if self.illegal_action == "penalize" and not state.legal_mask()[int(action)]:
-            # As the AEC driver's "penalize": the episode ends with -1 for the offender.
-            self._penalized = True
-            return self._observation(), -1.0, True, False, {"illegal_action": int(action)}
-        state.apply(int(action))
-        reward = state.rewards()[seat]
-        reward += self._advance()
-        terminated = state.is_terminal()
-        truncated = state.is_truncated() and not terminated
-        return self._observation(), float(reward), terminated, truncated, self._info(reward)
+        self.begin_step(action)
+        self._play_pending()
+        return self.end_step()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the game is over)."""
@@ -120,6 +107,64 @@ class SingleAgentEnv(gym.Env):
     def render(self) -> str:
         return self.state.render()
 
+    # -- the same, in phases (training.vec_env.BatchedGameVecEnv drives many games this way) ----
+    # ``reset`` is ``begin_reset``, then every pending opponent decision answered with
+    # ``play_pending``, then ``end_reset``; ``step`` likewise. Between the phases ``pending_seat``
+    # is the opponent seat whose policy must choose (None: the learner's turn or the game is over);
+    # ``seat_policies[pending_seat]`` is that policy and ``pending_mask`` its legal actions.
+    def begin_reset(self, *, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed)
+        self._penalized = False
+        rng = self.np_random
+        n = self.game.num_players
+        self.state = self.game.new_state(int(rng.integers(2**63 - 1)))
+        if self.cooperative:
+            self.seat_policies = {}
+        else:
+            self.learner = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
+            self.seat_policies = {s: self.opponents.sample(rng) for s in range(n) if s != self.learner}
+        self._step_reward = None
+        self._reward = 0.0
+        self._run()
+
+    def end_reset(self) -> tuple[np.ndarray, dict[str, Any]]:
+        return self._observation(), self._info(self._reward)
+
+    def begin_step(self, action: int) -> None:
+        state = self.state
+        seat = self._seat()
+        self._reward = 0.0
+        if self.illegal_action == "penalize" and not state.legal_mask()[int(action)]:
+            # As the AEC driver's "penalize": the episode ends with -1 for the offender.
+            self._penalized = True
+            self._illegal = int(action)
+            self.pending_seat = None
+            return
+        state.apply(int(action))
+        self._step_reward = state.rewards()[seat]
+        self._run()
+
+    def end_step(self) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._penalized:
+            return self._observation(), -1.0, True, False, {"illegal_action": self._illegal}
+        state = self.state
+        reward = self._step_reward
+        reward += self._reward
+        terminated = state.is_terminal()
+        truncated = state.is_truncated() and not terminated
+        return self._observation(), float(reward), terminated, truncated, self._info(reward)
+
+    def pending_observation(self) -> np.ndarray:
+        """What the pending opponent seat observes."""
+        return self.state.observe(self.pending_seat)
+
+    def play_pending(self, action: int) -> None:
+        """Play the pending opponent decision, then on to the next decision that needs a policy."""
+        state = self.state
+        state.apply(action)
+        self._reward += state.rewards()[self.learner]
+        self._run()
+
     # -- internals --------------------------------------------------------------------------
     def _seat(self) -> int:
         return self.state.current_player if self.cooperative else self.learner
@@ -127,10 +172,18 @@ class SingleAgentEnv(gym.Env):
     def _done(self) -> bool:
         return self.state.is_terminal() or self.state.is_truncated()
 
-    def _advance(self) -> float:
-        """Play until the learner has a real decision or the game ends; the learner's reward."""
+    def _play_pending(self) -> None:
+        """Answer every pending opponent decision with its policy's ``act``."""
+        while self.pending_seat is not None:
+            seat = self.pending_seat
+            state = self.state
+            self.play_pending(self.seat_policies[seat].act(state.observe(seat), self.pending_mask, state))
+
+    def _run(self) -> None:
+        """Play forced moves until the learner has a real decision, the game ends (pending_seat None)
+        or an opponent's policy must choose (pending_seat, pending_mask); the learner's rewards
+        accumulate in ``_reward``."""
         state = self.state
-        reward = 0.0
         while not self._done():
             seat = state.current_player
             mask = state.legal_mask()
@@ -141,15 +194,17 @@ class SingleAgentEnv(gym.Env):
                 action = int(np.flatnonzero(mask)[0])
                 observer = seat
             else:
-                observer = self.learner
                 legal = np.flatnonzero(mask)
-                if len(legal) == 1:
-                    action = int(legal[0])
-                else:
-                    action = self.seat_policies[seat].act(state.observe(seat), mask, state)
+                if len(legal) != 1:
+                    self.pending_seat = seat
+                    self.pending_mask = mask
+                    return
+                action = int(legal[0])
+                observer = self.learner
             state.apply(action)
-            reward += state.rewards()[observer if not self.cooperative else seat]
-        return reward
+            self._reward += state.rewards()[observer]
+        self.pending_seat = None
+        self.pending_mask = None
 
     def _observation(self) -> np.ndarray:
         seat = self._seat() if not self._done() else (self.learner if not self.cooperative else 0)
