@@ -231,6 +231,16 @@ def test_act_equals_the_full_width_masked_sampler(ckpt, deterministic):
     assert a.rng.random() == b.rng.random()  # the same number of draws
 
 
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_act_batch_is_act_row_by_row(ckpt, deterministic):
+    obs, masks = random_batch(200, seed=4)
+    a = CheckpointPolicy(ckpt, deterministic=deterministic, seed=9)
+    b = CheckpointPolicy(ckpt, deterministic=deterministic, seed=9)
+    rows = [a.act(o, m) for o, m in zip(obs, masks)]
+    assert b.act_batch(obs[:1], masks[:1]).tolist() + b.act_batch(obs[1:], masks[1:]).tolist() == rows
+    assert a.rng.random() == b.rng.random()
+
+
 def test_act_accepts_any_array_like_input(ckpt):
     policy = CheckpointPolicy(ckpt)
     obs, masks = random_batch(5, seed=2)
