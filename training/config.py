@@ -46,7 +46,7 @@ from training.atomic import atomic_write_text
 BASELINE_NAMES: tuple[str, ...] = ("random", "heuristic")
 OPPONENT_SAMPLING: tuple[str, ...] = ("latest", "mostly_latest", "uniform")
 ACTIVATIONS: tuple[str, ...] = ("tanh", "relu")
-VEC_ENVS: tuple[str, ...] = ("subproc", "dummy")
+VEC_ENVS: tuple[str, ...] = ("subproc", "dummy", "batched")
 
 
 class ConfigError(ValueError):
@@ -141,7 +141,12 @@ class RunConfig:
     seed: int = setting(0, "seed of the learner, the envs and the opponent draws", ge=0)
     total_timesteps: int = setting(150_000, "learner timesteps to train", ge=1)
     n_envs: int = setting(4, "parallel environments", ge=1)
-    vec_env: str = setting("subproc", "vectorized env: one process per env, or all in this process", choices=VEC_ENVS)
+    vec_env: str = setting(
+        "subproc",
+        "vectorized env: one process per env (subproc), all in this process (dummy), or all in this process "
+        "with the opponents' network decisions batched across the envs (batched)",
+        choices=VEC_ENVS,
+    )
     checkpoint_every: int = setting(50_000, "timesteps between checkpoints", ge=1)
     eval_every: int = setting(50_000, "timesteps between evaluations against the baselines", ge=1)
     eval_games: int = setting(100, "games per opponent in each evaluation", ge=1)

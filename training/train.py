@@ -42,29 +42,45 @@ def game_folder(env_id: str) -> str:
     return env_id.rsplit("_v", 1)[0]
 
 
-class _EnvFactory:
-    """Picklable constructor of one training env (SubprocVecEnv sends it to a worker)."""
+def opponent_sampler(cfg: TrainConfig, pool_dir: Path, seed: int) -> PoolSampler:
+    return PoolSampler(
+        pool_dir,
+        cfg.env.env_id,
+        sampling=cfg.selfplay.opponent_sampling,
+        latest_prob=cfg.selfplay.latest_prob,
+        baselines=cfg.selfplay.baselines,
+        pool_size=cfg.selfplay.pool_size,
+        deterministic=cfg.selfplay.deterministic_opponents,
+        seed=seed,
+    )
 
-    def __init__(self, cfg: TrainConfig, pool_dir: Path, rank: int):
-        self.cfg, self.pool_dir, self.rank = cfg, pool_dir, rank
+
+class _EnvFactory:
+    """Picklable constructor of one training env (SubprocVecEnv sends it to a worker).
+
+    Each env draws its opponents from its own PoolSampler unless ``sampler`` is given: the
+    batched vec env gives every env the same one, so that they share the loaded snapshot policies
+    (decisions of the same policy object are batched across envs).
+    """
+
+    def __init__(self, cfg: TrainConfig, pool_dir: Path, rank: int, sampler: PoolSampler | None = None):
+        self.cfg, self.pool_dir, self.rank, self.sampler = cfg, pool_dir, rank, sampler
 
     def __call__(self) -> SingleAgentEnv:
         cfg = self.cfg
         seed = cfg.run.seed * 1000 + self.rank
-        sampler = PoolSampler(
-            self.pool_dir,
-            cfg.env.env_id,
-            sampling=cfg.selfplay.opponent_sampling,
-            latest_prob=cfg.selfplay.latest_prob,
-            baselines=cfg.selfplay.baselines,
-            pool_size=cfg.selfplay.pool_size,
-            deterministic=cfg.selfplay.deterministic_opponents,
-            seed=seed,
-        )
+        sampler = self.sampler if self.sampler is not None else opponent_sampler(cfg, self.pool_dir, seed)
         return SingleAgentEnv(cfg.env.env_id, cfg.env.options, opponents=sampler, seed=seed)
 
 
 def make_vec_env(cfg: TrainConfig, pool_dir: Path):
+    """``run.vec_env``: subproc (one worker process per env), dummy (all here, one after the other)
+    or batched (all here, opponents' network decisions batched across the envs, one shared sampler)."""
+    if cfg.run.vec_env == "batched":
+        from training.vec_env import BatchedGameVecEnv
+
+        shared = opponent_sampler(cfg, pool_dir, cfg.run.seed * 1000)
+        return VecMonitor(BatchedGameVecEnv([_EnvFactory(cfg, pool_dir, i, shared) for i in range(cfg.run.n_envs)]))
     factories = [_EnvFactory(cfg, pool_dir, i) for i in range(cfg.run.n_envs)]
     if cfg.run.vec_env == "subproc" and cfg.run.n_envs > 1:
         vec = SubprocVecEnv(factories, start_method="forkserver")

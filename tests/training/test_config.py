@@ -175,7 +175,7 @@ def test_exponent_floats_without_a_dot_are_numbers(tmp_path):
     "data, message",
     [
         ({"ppo": {"activation": "gelu"}}, "ppo.activation: 'gelu' is not allowed; allowed values are ['tanh', 'relu']"),
-        ({"run": {"vec_env": "ray"}}, "allowed values are ['subproc', 'dummy']"),
+        ({"run": {"vec_env": "ray"}}, "allowed values are ['subproc', 'dummy', 'batched']"),
         ({"selfplay": {"opponent_sampling": "best"}}, "allowed values are ['latest', 'mostly_latest', 'uniform']"),
     ],
 )

@@ -269,3 +269,39 @@ def test_maskable_ppo_learns_on_it(opponents, tmp_path):
     masks = get_action_masks(vec)
     assert all(masks[i, a] for i, a in enumerate(actions))
     vec.close()
+
+
+def test_training_config_builds_it_with_one_shared_sampler(tmp_path):
+    from training.config import load_config
+    from training.pool import OpponentPool
+    from training.train import build_model, checkpoint_metadata, make_vec_env
+
+    cfg = load_config(
+        None,
+        [
+            "run.vec_env=batched",
+            "run.n_envs=3",
+            "ppo.n_steps=32",
+            "ppo.batch_size=32",
+            "ppo.net_arch=[16]",
+            "selfplay.baselines={}",  # snapshots only
+            "env.options.num_players=3",
+        ],
+    )
+    pool = OpponentPool(tmp_path / "pool", cfg.env.env_id)
+    vec = make_vec_env(cfg, pool.root)
+    model = build_model(cfg, vec, tmp_path / "run")
+    pool.add_snapshot(model, 0, checkpoint_metadata(cfg, 0))
+    inner = vec.venv
+    assert isinstance(inner, BatchedGameVecEnv) and inner.num_envs == 3
+    assert len({id(game.opponents) for game in inner.envs}) == 1
+    assert [
+        game.np_random.bit_generator.state == inner.envs[0].np_random.bit_generator.state for game in inner.envs
+    ] == [
+        True,
+        False,
+        False,
+    ]
+    model.learn(96)
+    assert inner.batch_calls > 0 and inner.batched_decisions > inner.batch_calls  # the snapshot, batched
+    vec.close()
