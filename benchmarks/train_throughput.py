@@ -16,6 +16,11 @@ The checkpoint opponent is a freshly initialised MaskablePPO with the config's `
 self-play pool does. The zero-cost env is the ceiling: what PPO itself (rollout forward passes,
 buffer, GAE, the updates, SB3's VecEnv and logging) costs per frame.
 
+``--vec-env batched`` runs the Last Heroes settings in a ``training.vec_env.BatchedGameVecEnv``
+(``run.vec_env: batched``): the ``--n-envs`` games share one opponent policy object, and its
+decisions pending in several games are answered by one ``act_batch`` call. The zero-cost env has
+no opponents and stays in a DummyVecEnv, so the ceiling is the same as with ``--vec-env dummy``.
+
 Reported per setting (medians over ``--repeats``; settings interleaved within each repeat):
 
 - frames/s of wall-clock time (noisy on a shared machine);
@@ -41,6 +46,7 @@ Usage (from the repository root)::
 
     python -m benchmarks.train_throughput --timesteps 8192 --repeats 3 [--json results.json]
     python -m benchmarks.train_throughput --n-envs 4 --vec-env subproc
+    python -m benchmarks.train_throughput --n-envs 8 --vec-env batched   # opponents batched across envs
     python -m benchmarks.train_throughput --profile 5000   # cProfile of the 4-player env rollout
 """
 
@@ -51,6 +57,7 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy / torch, as training.train does
 
 import argparse
+import functools
 import gc
 import json
 import platform
@@ -64,6 +71,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from stable_baselines3.common.vec_env import VecEnvWrapper
 
 from benchmarks.env_throughput import Picker, clock_overhead
 from training.atomic import atomic_write_text
@@ -165,7 +173,8 @@ class EnvSpec:
     zero_episode_length: int = 33
     num_actions: int = 0
 
-    def build(self, rank: int, timed: bool = True) -> gym.Env:
+    def build(self, rank: int, timed: bool = True, opponents: Any = None) -> gym.Env:
+        """Env ``rank`` of the setting; ``opponents``: a sampler to share (default: its own)."""
         seed = self.seed * 1000 + rank  # as training.train's env factory
         if self.setting == BASELINE:
             env: gym.Env = ZeroCostEnv(
@@ -173,22 +182,27 @@ class EnvSpec:
             )
             env.reset(seed=seed)
         else:
-            from training.single_agent import FixedOpponents, SingleAgentEnv
+            from training.single_agent import SingleAgentEnv
 
             options = dict(self.env_options, num_players=PLAYERS[self.setting])
-            if self.checkpoint is None:
-                from training.policies import RandomPolicy
-
-                opponents = FixedOpponents(RandomPolicy(seed))
-            else:
-                from training.checkpoints import CheckpointPolicy
-
-                policy = CheckpointPolicy(
-                    self.checkpoint, env_id=self.env_id, deterministic=self.deterministic_opponents, seed=seed
-                )
-                opponents = FixedOpponents(policy)
+            if opponents is None:
+                opponents = self.opponents(seed)
             env = SingleAgentEnv(self.env_id, options, opponents=opponents, seed=seed)
         return EnvTimer(env) if timed else env
+
+    def opponents(self, seed: int):
+        """The opponent sampler of one env: random, or one checkpoint policy (seeded with ``seed``)."""
+        from training.single_agent import FixedOpponents
+
+        if self.checkpoint is None:
+            from training.policies import RandomPolicy
+
+            return FixedOpponents(RandomPolicy(seed))
+        from training.checkpoints import CheckpointPolicy
+
+        return FixedOpponents(
+            CheckpointPolicy(self.checkpoint, env_id=self.env_id, deterministic=self.deterministic_opponents, seed=seed)
+        )
 
 
 class _Factory:
@@ -201,9 +215,62 @@ class _Factory:
         return self.spec.build(self.rank)
 
 
+class VecEnvTimer(VecEnvWrapper):
+    """CPU time spent in a whole VecEnv's reset / step_wait / ``env_method("action_masks")``.
+
+    For ``--vec-env batched``, where the games are not gym envs SB3 steps one by one (so EnvTimer
+    cannot wrap them): answers ``env_method("timer_read")`` with one (CPU s, env steps, resets)
+    entry, as the EnvTimers of a DummyVecEnv do together. Unlike those, it also counts the VecEnv's
+    own work (the buffers, the copies of the infos).
+    """
+
+    def __init__(self, venv):
+        super().__init__(venv)
+        self.timer_cpu = 0.0
+        self.timer_steps = 0
+        self.timer_resets = 0
+
+    def reset(self):
+        t0 = time.process_time()
+        obs = self.venv.reset()
+        self.timer_cpu += time.process_time() - t0
+        self.timer_resets += self.num_envs
+        return obs
+
+    def step_async(self, actions) -> None:
+        self.venv.step_async(actions)
+
+    def step_wait(self):
+        t0 = time.process_time()
+        out = self.venv.step_wait()
+        self.timer_cpu += time.process_time() - t0
+        self.timer_steps += self.num_envs
+        self.timer_resets += int(np.count_nonzero(out[2]))
+        return out
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        if method_name == "timer_read":
+            return [(self.timer_cpu, self.timer_steps, self.timer_resets)]
+        t0 = time.process_time()
+        out = self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
+        if method_name == "action_masks":
+            self.timer_cpu += time.process_time() - t0
+        return out
+
+
 def make_vec(spec: EnvSpec, n_envs: int, vec_env: str):
+    """The setting's VecEnv (VecMonitor on top, as in training). ``batched``: a BatchedGameVecEnv
+    whose games share one opponent sampler (one checkpoint policy object, so that its decisions
+    are batched across the games), as training.train.make_vec_env builds it; the zero-cost env
+    has no games to batch and stays in a DummyVecEnv."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    if vec_env == "batched" and spec.setting != BASELINE:
+        from training.vec_env import BatchedGameVecEnv
+
+        shared = spec.opponents(spec.seed * 1000)
+        games = [functools.partial(spec.build, i, False, shared) for i in range(n_envs)]
+        return VecMonitor(VecEnvTimer(BatchedGameVecEnv(games)))
     factories = [_Factory(spec, i) for i in range(n_envs)]
     if vec_env == "subproc" and n_envs > 1:
         vec = SubprocVecEnv(factories, start_method="forkserver")  # as training.train.make_vec_env
@@ -697,8 +764,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="learner frames per setting per repeat (rounded up to whole rollouts; default 8192)")
     p.add_argument("--repeats", type=int, default=3, help="repeats; the table shows medians (default 3)")
     p.add_argument("--n-envs", type=int, default=1, help="parallel envs per setting (default 1)")
-    p.add_argument("--vec-env", choices=("dummy", "subproc"), default="dummy",
-                   help="DummyVecEnv (default) or SubprocVecEnv (one worker process per env)")
+    p.add_argument("--vec-env", choices=("dummy", "subproc", "batched"), default="dummy",
+                   help="DummyVecEnv (default), SubprocVecEnv (one worker process per env), or batched: "
+                        "training.vec_env.BatchedGameVecEnv, opponents' decisions batched across the envs")
     p.add_argument("--config", default=str(DEFAULT_CONFIG), help="training config for the PPO settings")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override a config value, e.g. --set ppo.n_steps=256")
@@ -821,6 +889,8 @@ def main(argv: list[str] | None = None) -> int:
     p = cfg.ppo
     config_name = " ".join([Path(args.config).name, *args.overrides])
     vec_name = "SubprocVecEnv" if args.vec_env == "subproc" and args.n_envs > 1 else "DummyVecEnv"
+    if args.vec_env == "batched":
+        vec_name = "BatchedGameVecEnv (the zero-cost env: DummyVecEnv)"
     print(
         f"# MaskablePPO training throughput: {args.repeats} repeats x {args.timesteps:,} frames per setting "
         f"(medians), {args.n_envs} env(s), {vec_name}\n"
@@ -836,10 +906,14 @@ def main(argv: list[str] | None = None) -> int:
             " WARNING: the env workers' CPU could not be read (no /proc, no psutil): CPU rates count only this "
             "process and overstate throughput."
         )
+    batched_note = (
+        "; with BatchedGameVecEnv, inside its reset/step_wait/env_method('action_masks'), its own buffer "
+        "and info copies included" if args.vec_env == "batched" else ""
+    )
     print(
         f"Notes: CPU = process_time of this process{' plus the env workers' if workers_note else ''}; × zero-cost "
         f"is the ratio of frames per CPU-second within each repeat (median), env share = 1 - ratio. "
-        f"'in env' is the CPU inside env.step/reset/action_masks (timing wrapper). "
+        f"'in env' is the CPU inside env.step/reset/action_masks (timing wrapper){batched_note}. "
         f"PPO: {config_name}, n_steps {p.n_steps}, "
         f"batch {p.batch_size}, {p.n_epochs} epochs, net_arch {list(p.net_arch)} {p.activation}; "
         f"torch threads {info['torch_threads']}, OMP_NUM_THREADS={info['OMP_NUM_THREADS']}.{workers_note} "

@@ -44,3 +44,30 @@ def test_tiny_run_writes_table_and_json(tmp_path, capsys):
     parts = data["breakdown"]["lh4_checkpoint"]["parts"]
     assert parts["opponent_act"]["calls_per_frame"] > 0  # the checkpoint opponents were really asked
     assert not list(tmp_path.glob(".train_throughput.*"))  # no temp file left behind
+
+
+def test_tiny_batched_run(tmp_path, capsys):
+    out = tmp_path / "result.json"
+    tiny = ["--set", "ppo.n_steps=32", "--set", "ppo.batch_size=32", "--set", "ppo.n_epochs=1",
+            "--set", "ppo.net_arch=[16,16]"]
+    args = ["--timesteps", "64", "--repeats", "1", "--n-envs", "2", "--vec-env", "batched", "--no-breakdown"]
+    assert tt.main([*args, "--json", str(out), *tiny]) == 0
+    assert "BatchedGameVecEnv" in capsys.readouterr().out
+    rows = {r["setting"]: r for r in json.loads(out.read_text())["results"]}
+    for r in rows.values():
+        assert r["frames_measured"] >= 64 and r["frames_per_cpu_s"] > 0 and r["env_us_per_frame"] > 0
+
+
+def test_batched_vec_shares_the_opponents_and_times_itself():
+    from training.vec_env import BatchedGameVecEnv
+
+    spec = tt.EnvSpec("lh2_random", "last_heroes_v0", {"auto_skip_forced": True}, seed=0)
+    vec = tt.make_vec(spec, 3, "batched")
+    inner = vec.venv.venv
+    assert isinstance(inner, BatchedGameVecEnv) and len({id(g.opponents) for g in inner.envs}) == 1
+    vec.reset()
+    for _ in range(30):
+        masks = np.stack(vec.env_method("action_masks"))
+        vec.step(masks.argmax(axis=1))
+    cpu, steps, resets = tt.env_timer_read(vec)
+    assert cpu > 0 and steps == 90 and resets >= 3
