@@ -681,7 +681,7 @@ def load_checkpoint(
 
 _MAX = np.maximum.reduce
 _CUMSUM = np.add.accumulate
-TORCH_MIN_BATCH = 3  # NumpyMLPPolicy.logits: batches this large go through torch (see there)
+TORCH_MIN_BATCH = 4  # NumpyMLPPolicy.logits: batches this large go through torch (see there)
 
 
 def _draw(legal: np.ndarray, legal_logits: np.ndarray, u: float) -> int:
@@ -754,8 +754,9 @@ class NumpyMLPPolicy:
         """Unmasked action logits ``[B, num_actions]`` for observations ``[B, observation_size]``.
 
         Batches of ``TORCH_MIN_BATCH`` or more are multiplied by torch (same float32 weights, read
-        in place): numpy's OpenBLAS repacks the whole weight matrix on every matrix product, which
-        makes a product with 4 rows cost about 3 matrix-vector products, while torch's costs 1.5.
+        in place): numpy's bundled OpenBLAS packs the whole weight matrix for every matrix product,
+        and from about 4 rows on that costs more than torch's products (with 8 rows, about 2x in a
+        warm-cache micro-benchmark, 1.3x with the weights out of cache as between env steps).
         """
         x = np.asarray(obs_batch, dtype=np.float32)
         x = x.reshape(x.shape[0] if x.ndim > 1 else 1, -1)
@@ -864,8 +865,11 @@ class NumpyMLPPolicy:
         """Actions ``int64[B]`` for a batch of observations and masks.
 
         Row by row what ``act`` chooses (up to the float rounding of a batched matrix product):
-        a sampling policy draws its B uniforms at once, the same numbers as B ``act`` calls.
+        a sampling policy draws its B uniforms at once, the same numbers as B ``act`` calls. A
+        batch of one is ``act`` itself.
         """
+        if len(obs_batch) == 1 and len(mask_batch) == 1:
+            return np.array([self.act(obs_batch[0], mask_batch[0])], np.int64)
         logits = self.logits(obs_batch)
         mask = self._mask_batch(mask_batch, logits.shape)
         if self.deterministic:

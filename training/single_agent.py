@@ -184,24 +184,25 @@ class SingleAgentEnv(gym.Env):
         or an opponent's policy must choose (pending_seat, pending_mask); the learner's rewards
         accumulate in ``_reward``."""
         state = self.state
-        while not self._done():
+        cooperative, learner, skip_forced = self.cooperative, self.learner, self.auto_skip_forced
+        while not (state.is_terminal() or state.is_truncated()):
             seat = state.current_player
             mask = state.legal_mask()
-            learner_turn = self.cooperative or seat == self.learner
-            if learner_turn:
-                if not (self.auto_skip_forced and np.count_nonzero(mask) == 1):
+            if cooperative or seat == learner:
+                if not skip_forced:
                     break
-                action = int(np.flatnonzero(mask)[0])
+                legal = mask.nonzero()[0]
+                if len(legal) != 1:
+                    break
                 observer = seat
             else:
-                legal = np.flatnonzero(mask)
+                legal = mask.nonzero()[0]
                 if len(legal) != 1:
                     self.pending_seat = seat
                     self.pending_mask = mask
                     return
-                action = int(legal[0])
-                observer = self.learner
-            state.apply(action)
+                observer = learner
+            state.apply(int(legal[0]))
             self._reward += state.rewards()[observer]
         self.pending_seat = None
         self.pending_mask = None

@@ -8,7 +8,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 from tests.toys import RelayGame
-from training.checkpoints import NumpyMLPPolicy
+from training.checkpoints import TORCH_MIN_BATCH, NumpyMLPPolicy
 from training.single_agent import FixedOpponents, SingleAgentEnv
 from training.vec_env import BatchedGameVecEnv
 
@@ -136,7 +136,7 @@ def test_same_transitions_as_separate_single_agent_envs(opponents, monkeypatch):
     assert any("is_success" in info for step in got[1:] for info in step[4])
     # the network decisions really went through act_batch, several games at a time
     assert vec.batched_decisions > vec.batch_calls > 0
-    assert max(sizes) >= 4  # batches large enough for the torch matrix products (TORCH_MIN_BATCH)
+    assert max(sizes) >= TORCH_MIN_BATCH  # batches large enough for the torch matrix products
     assert opponents[2].calls > 0  # and the policy without act_batch played one by one
 
 
