@@ -508,8 +508,11 @@ def breakdown(setting: str, spec: EnvSpec, frames: int, seed: int, clock_cost: f
     for p in TIMED_PARTS:
         # each timed call reads the clock twice; one read's cost lands inside the interval
         cpu = max(acc[p] - acc[p + "_calls"] * clock_cost, 0.0)
-        parts[p] = {"us_per_frame": 1e6 * cpu / f, "calls_per_frame": acc[p + "_calls"] / f,
-                    "us_per_call": 1e6 * cpu / acc[p + "_calls"] if acc[p + "_calls"] else 0.0}
+        parts[p] = {
+            "us_per_frame": 1e6 * cpu / f,
+            "calls_per_frame": acc[p + "_calls"] / f,
+            "us_per_call": 1e6 * cpu / acc[p + "_calls"] if acc[p + "_calls"] else 0.0,
+        }
         timed_total += cpu
     plain_us = 1e6 * plain["cpu_s"] / plain["frames"] - pick_cost
     timed_us = 1e6 * timed["cpu_s"] / f - pick_cost
@@ -588,8 +591,11 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     ]
     for r in rows:
         base = r["setting"] == BASELINE
-        verdict = "(ceiling)" if base else ("met" if r["meets_target"] else
-                                            f"missed by {TARGET_RATIO - r['ratio_to_zero_cost']:.2f}×")
+        verdict = (
+            "(ceiling)"
+            if base
+            else ("met" if r["meets_target"] else f"missed by {TARGET_RATIO - r['ratio_to_zero_cost']:.2f}×")
+        )
         out.append(
             f"| {r['label']} | {_n(r['frames_per_s_wall'])} | {_n(r['frames_per_cpu_s'])} | {_n(r['us_per_frame'])} "
             f"| {_n(r['rollout_us_per_frame'])} | {_n(r['update_us_per_frame'])} | {_n(r['env_us_per_frame'])} "
@@ -618,8 +624,9 @@ def breakdown_table(rows: list[dict[str, Any]], bds: dict[str, dict[str, Any]]) 
 
     line("**training, total** (median of the timed runs)", [_n(by[s]["us_per_frame"]) for s in cols])
     line("zero-cost training (PPO alone)", [_n(zero["us_per_frame"]) for _ in cols])
-    line("difference = what the env costs in training",
-         [_n(by[s]["us_per_frame"] - zero["us_per_frame"]) for s in cols])
+    line(
+        "difference = what the env costs in training", [_n(by[s]["us_per_frame"] - zero["us_per_frame"]) for s in cols]
+    )
     line("in env.step/reset/action_masks during training (timer)", [_n(by[s]["env_us_per_frame"]) for s in cols])
     line("PPO (training total - env timer)", [_n(by[s]["us_per_frame"] - by[s]["env_us_per_frame"]) for s in cols])
     line("**env alone, random legal learner moves**", [_n(bds[s]["env_us_per_frame"]) for s in cols])
@@ -632,8 +639,10 @@ def breakdown_table(rows: list[dict[str, Any]], bds: dict[str, dict[str, Any]]) 
                 for s in cols
             ],
         )
-    line("&nbsp;&nbsp;rest: SingleAgentEnv glue, rewards, terminal checks, info",
-         [_n(bds[s]["rest_us_per_frame"]) for s in cols])
+    line(
+        "&nbsp;&nbsp;rest: SingleAgentEnv glue, rewards, terminal checks, info",
+        [_n(bds[s]["rest_us_per_frame"]) for s in cols],
+    )
     line("frames per episode", [_n(bds[s]["frames_per_episode"], 1) for s in cols])
     return "\n".join(out)
 
@@ -652,8 +661,10 @@ def diagnosis(rows: list[dict[str, Any]], bds: dict[str, dict[str, Any]]) -> lis
         r = by[s]
         extra = r["us_per_frame"] - zero_us
         if r["meets_target"]:
-            lines.append(f"- {LABELS[s]}: {r['ratio_to_zero_cost']:.2f}× the ceiling: target met "
-                         f"(env share {100 * r['env_share']:.0f}%).")
+            lines.append(
+                f"- {LABELS[s]}: {r['ratio_to_zero_cost']:.2f}× the ceiling: target met "
+                f"(env share {100 * r['env_share']:.0f}%)."
+            )
             continue
         msg = (
             f"- {LABELS[s]}: {r['ratio_to_zero_cost']:.2f}× the ceiling, target missed by "
@@ -713,7 +724,10 @@ def source_info() -> dict[str, Any]:
             ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
         ).stdout.strip()
         changed = subprocess.run(
-            ["git", "status", "--porcelain", "--", "envs", "training"], cwd=ROOT, capture_output=True, text=True,
+            ["git", "status", "--porcelain", "--", "envs", "training"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
             check=True,
         ).stdout.split("\n")
     except (OSError, subprocess.CalledProcessError):
@@ -758,25 +772,48 @@ def profile(spec: EnvSpec, frames: int, seed: int, top: int) -> None:
 
 # -- main -----------------------------------------------------------------------------------------
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--timesteps", type=int, default=8192,
-                   help="learner frames per setting per repeat (rounded up to whole rollouts; default 8192)")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--timesteps",
+        type=int,
+        default=8192,
+        help="learner frames per setting per repeat (rounded up to whole rollouts; default 8192)",
+    )
     p.add_argument("--repeats", type=int, default=3, help="repeats; the table shows medians (default 3)")
     p.add_argument("--n-envs", type=int, default=1, help="parallel envs per setting (default 1)")
-    p.add_argument("--vec-env", choices=("dummy", "subproc", "batched"), default="dummy",
-                   help="DummyVecEnv (default), SubprocVecEnv (one worker process per env), or batched: "
-                        "training.vec_env.BatchedGameVecEnv, opponents' decisions batched across the envs")
+    p.add_argument(
+        "--vec-env",
+        choices=("dummy", "subproc", "batched"),
+        default="dummy",
+        help="DummyVecEnv (default), SubprocVecEnv (one worker process per env), or batched: "
+        "training.vec_env.BatchedGameVecEnv, opponents' decisions batched across the envs",
+    )
     p.add_argument("--config", default=str(DEFAULT_CONFIG), help="training config for the PPO settings")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config value, e.g. --set ppo.n_steps=256")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config value, e.g. --set ppo.n_steps=256",
+    )
     p.add_argument("--seed", type=int, default=None, help="seed (default: the config's run.seed)")
-    p.add_argument("--breakdown-frames", type=int, default=None,
-                   help="frames of the env-alone rollouts of the breakdown (default: --timesteps)")
+    p.add_argument(
+        "--breakdown-frames",
+        type=int,
+        default=None,
+        help="frames of the env-alone rollouts of the breakdown (default: --timesteps)",
+    )
     p.add_argument("--no-breakdown", action="store_true", help="skip the env-alone breakdown")
     p.add_argument("--json", metavar="PATH", help="also write every result as JSON (atomically)")
-    p.add_argument("--profile", type=int, metavar="FRAMES",
-                   help="instead of the table: cProfile this many frames of the 4-player checkpoint env alone")
+    p.add_argument(
+        "--profile",
+        type=int,
+        metavar="FRAMES",
+        help="instead of the table: cProfile this many frames of the 4-player checkpoint env alone",
+    )
     p.add_argument("--top", type=int, default=25, help="rows of the --profile table")
     args = p.parse_args(argv)
     if args.timesteps < 1 or args.repeats < 1 or args.n_envs < 1:
@@ -806,14 +843,23 @@ def make_specs(cfg, seed: int, checkpoint: str) -> dict[str, EnvSpec]:
             n += 1
             done = term or trunc
         lengths.append(n)
-    common = {"env_id": env_id, "env_options": options, "seed": seed,
-              "deterministic_opponents": cfg.selfplay.deterministic_opponents}
+    common = {
+        "env_id": env_id,
+        "env_options": options,
+        "seed": seed,
+        "deterministic_opponents": cfg.selfplay.deterministic_opponents,
+    }
     return {
         "lh2_random": EnvSpec("lh2_random", **common),
         "lh4_checkpoint": EnvSpec("lh4_checkpoint", checkpoint=checkpoint, **common),
-        "zero_cost": EnvSpec("zero_cost", zero_observation=obs.copy(), zero_mask=mask.copy(),
-                             zero_episode_length=int(round(statistics.median(lengths))),
-                             num_actions=int(probe.action_space.n), **common),
+        "zero_cost": EnvSpec(
+            "zero_cost",
+            zero_observation=obs.copy(),
+            zero_mask=mask.copy(),
+            zero_episode_length=int(round(statistics.median(lengths))),
+            num_actions=int(probe.action_space.n),
+            **common,
+        ),
     }
 
 
@@ -828,8 +874,9 @@ def make_checkpoint(cfg, seed: int, folder: Path) -> str:
     spec = EnvSpec("lh4_checkpoint", cfg.env.env_id, options, seed)  # random opponents: only the spaces matter
     vec = DummyVecEnv([_Factory(spec, 0)])
     model = build_model(cfg, vec, folder / "init_tb")
-    path = save_checkpoint(model, folder / "opponent", {"env_id": cfg.env.env_id, "env_options": options,
-                                                        "training_steps": 0})
+    path = save_checkpoint(
+        model, folder / "opponent", {"env_id": cfg.env.env_id, "env_options": options, "training_steps": 0}
+    )
     vec.close()
     return str(path)
 
@@ -862,7 +909,7 @@ def main(argv: list[str] | None = None) -> int:
             runs: dict[str, list[dict[str, Any]]] = {s: [] for s in SETTINGS}
             wall0 = time.perf_counter()
             for rep in range(args.repeats):
-                order = SETTINGS[rep % len(SETTINGS):] + SETTINGS[: rep % len(SETTINGS)]  # rotate the order
+                order = SETTINGS[rep % len(SETTINGS) :] + SETTINGS[: rep % len(SETTINGS)]  # rotate the order
                 for s in order:
                     r = measure(cases[s], args.timesteps)
                     runs[s].append(r)
@@ -902,13 +949,16 @@ def main(argv: list[str] | None = None) -> int:
         counted = all(r["workers_cpu_counted"] for r in rows)
         workers_note = (
             " CPU includes the env worker processes (read from /proc/<pid>/stat; they are forkserver children, "
-            "invisible to getrusage(RUSAGE_CHILDREN))." if counted else
-            " WARNING: the env workers' CPU could not be read (no /proc, no psutil): CPU rates count only this "
+            "invisible to getrusage(RUSAGE_CHILDREN))."
+            if counted
+            else " WARNING: the env workers' CPU could not be read (no /proc, no psutil): CPU rates count only this "
             "process and overstate throughput."
         )
     batched_note = (
         "; with BatchedGameVecEnv, inside its reset/step_wait/env_method('action_masks'), its own buffer "
-        "and info copies included" if args.vec_env == "batched" else ""
+        "and info copies included"
+        if args.vec_env == "batched"
+        else ""
     )
     print(
         f"Notes: CPU = process_time of this process{' plus the env workers' if workers_note else ''}; × zero-cost "
@@ -924,8 +974,10 @@ def main(argv: list[str] | None = None) -> int:
         f"sb3-contrib {info['sb3_contrib']}, {info['cpu_count']} CPUs."
     )
     if src:
-        print(f"\nMeasured code: git {src['git_head']}; changed since under envs/ and training/: "
-              f"{', '.join(src['changed']) or 'none'}.")
+        print(
+            f"\nMeasured code: git {src['git_head']}; changed since under envs/ and training/: "
+            f"{', '.join(src['changed']) or 'none'}."
+        )
     if bds:
         print("\n## Where a frame's CPU goes\n")
         print(breakdown_table(rows, bds))
@@ -944,12 +996,31 @@ def main(argv: list[str] | None = None) -> int:
                 "benchmark": "train_throughput",
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 "settings": {
-                    "timesteps": args.timesteps, "repeats": args.repeats, "n_envs": args.n_envs,
-                    "vec_env": args.vec_env, "config": args.config, "overrides": args.overrides, "seed": seed,
+                    "timesteps": args.timesteps,
+                    "repeats": args.repeats,
+                    "n_envs": args.n_envs,
+                    "vec_env": args.vec_env,
+                    "config": args.config,
+                    "overrides": args.overrides,
+                    "seed": seed,
                     "target_ratio": TARGET_RATIO,
-                    "ppo": {k: getattr(p, k) for k in ("learning_rate", "n_steps", "batch_size", "n_epochs",
-                                                      "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef",
-                                                      "max_grad_norm", "net_arch", "activation")},
+                    "ppo": {
+                        k: getattr(p, k)
+                        for k in (
+                            "learning_rate",
+                            "n_steps",
+                            "batch_size",
+                            "n_epochs",
+                            "gamma",
+                            "gae_lambda",
+                            "clip_range",
+                            "ent_coef",
+                            "vf_coef",
+                            "max_grad_norm",
+                            "net_arch",
+                            "activation",
+                        )
+                    },
                     "env_options": dict(cfg.env.options),
                     "zero_cost_episode_length": specs[BASELINE].zero_episode_length,
                 },

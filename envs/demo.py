@@ -1,6 +1,6 @@
 """Play one game between heuristic bots and print it, decision by decision.
 
-    python -m envs.demo [--env last_heroes_v0] [--players 3] [--seed 0] [--quiet]
+python -m envs.demo [--env last_heroes_v0] [--players 3] [--seed 0] [--quiet]
 """
 
 from __future__ import annotations

@@ -28,8 +28,16 @@ def test_zero_cost_env_is_fixed_length_with_fixed_mask():
 
 def test_tiny_run_writes_table_and_json(tmp_path, capsys):
     out = tmp_path / "result.json"
-    tiny = ["--set", "ppo.n_steps=32", "--set", "ppo.batch_size=32", "--set", "ppo.n_epochs=1",
-            "--set", "ppo.net_arch=[16,16]"]
+    tiny = [
+        "--set",
+        "ppo.n_steps=32",
+        "--set",
+        "ppo.batch_size=32",
+        "--set",
+        "ppo.n_epochs=1",
+        "--set",
+        "ppo.net_arch=[16,16]",
+    ]
     assert tt.main(["--timesteps", "64", "--repeats", "1", "--breakdown-frames", "60", "--json", str(out), *tiny]) == 0
     text = capsys.readouterr().out
     assert "zero-cost env (ceiling)" in text and "Where a frame's CPU goes" in text
@@ -48,8 +56,16 @@ def test_tiny_run_writes_table_and_json(tmp_path, capsys):
 
 def test_tiny_batched_run(tmp_path, capsys):
     out = tmp_path / "result.json"
-    tiny = ["--set", "ppo.n_steps=32", "--set", "ppo.batch_size=32", "--set", "ppo.n_epochs=1",
-            "--set", "ppo.net_arch=[16,16]"]
+    tiny = [
+        "--set",
+        "ppo.n_steps=32",
+        "--set",
+        "ppo.batch_size=32",
+        "--set",
+        "ppo.n_epochs=1",
+        "--set",
+        "ppo.net_arch=[16,16]",
+    ]
     args = ["--timesteps", "64", "--repeats", "1", "--n-envs", "2", "--vec-env", "batched", "--no-breakdown"]
     assert tt.main([*args, "--json", str(out), *tiny]) == 0
     assert "BatchedGameVecEnv" in capsys.readouterr().out

@@ -72,8 +72,16 @@ def collect_teacher_data(
     return TeacherData(np.array(obs, np.float32), np.array(masks, bool), np.array(actions, np.int64), result)
 
 
-def clone_into(model, data: TeacherData, epochs: int, batch_size: int, learning_rate: float,
-               value_coef: float, seed: int = 0, log=None) -> dict[str, float]:
+def clone_into(
+    model,
+    data: TeacherData,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    value_coef: float,
+    seed: int = 0,
+    log=None,
+) -> dict[str, float]:
     """Fit ``model.policy`` (a MaskablePPO actor-critic) to the teacher data; returns final metrics."""
     policy = model.policy
     policy.set_training_mode(True)

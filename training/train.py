@@ -270,12 +270,24 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
     data = collect_teacher_data(cfg.env.env_id, cfg.env.options, p.teacher, p.games, seed=cfg.run.seed)
     collected = time.time()
     metrics = clone_into(
-        model, data, p.epochs, p.batch_size, p.learning_rate, p.value_coef, seed=cfg.run.seed,
-        log=lambda m: print(f"pretrain epoch {m['epoch']}: loss {m['loss']:.3f}, accuracy {m['accuracy']:.3f}",
-                            file=sys.stderr),
+        model,
+        data,
+        p.epochs,
+        p.batch_size,
+        p.learning_rate,
+        p.value_coef,
+        seed=cfg.run.seed,
+        log=lambda m: print(
+            f"pretrain epoch {m['epoch']}: loss {m['loss']:.3f}, accuracy {m['accuracy']:.3f}", file=sys.stderr
+        ),
     )
-    summary = {"teacher": p.teacher, "samples": len(data), "collect_seconds": collected - started,
-               "fit_seconds": time.time() - collected, **metrics}
+    summary = {
+        "teacher": p.teacher,
+        "samples": len(data),
+        "collect_seconds": collected - started,
+        "fit_seconds": time.time() - collected,
+        **metrics,
+    }
     atomic_write_text(run_dir / "pretrain.json", json.dumps(summary, indent=1))
     return summary
 

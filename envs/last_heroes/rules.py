@@ -1090,6 +1090,5 @@ class LastHeroesState(State):
 
 # Action id -> (handler, arguments), so apply() dispatches without string work.
 _HANDLERS = tuple(
-    (getattr(LastHeroesState, "_do_" + A.LAYOUT.name_of(a).lower()), A.LAYOUT.args_of(a))
-    for a in range(A.NUM_ACTIONS)
+    (getattr(LastHeroesState, "_do_" + A.LAYOUT.name_of(a).lower()), A.LAYOUT.args_of(a)) for a in range(A.NUM_ACTIONS)
 )

@@ -14,8 +14,17 @@ class _FakeModelPool(OpponentPool):
     def add_fake(self, steps):
         name = f"snapshot_{steps:09d}"
         parent = self.latest
-        self.snapshots.append({"name": name, "path": f"snapshots/{name}.json", "steps": steps, "parent": parent,
-                               "created": "", "evaluation": {}, "rating": None})
+        self.snapshots.append(
+            {
+                "name": name,
+                "path": f"snapshots/{name}.json",
+                "steps": steps,
+                "parent": parent,
+                "created": "",
+                "evaluation": {},
+                "rating": None,
+            }
+        )
         if self.best is None:
             self.best = name
         self.save()

@@ -24,8 +24,9 @@ def test_teacher_data_holds_the_teachers_unforced_decisions():
 def test_cloning_raises_agreement_with_the_teacher():
     data = collect_teacher_data("last_heroes_v0", {"num_players": 2}, "heuristic", 6, seed=1)
     env = SingleAgentEnv("last_heroes_v0", {"num_players": 2}, seed=0)
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [64, 64]},
-                        seed=0, device="cpu")
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [64, 64]}, seed=0, device="cpu"
+    )
 
     def agreement():
         pred, _ = model.predict(data.observations, action_masks=data.masks, deterministic=True)

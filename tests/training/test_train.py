@@ -14,24 +14,45 @@ import pytest
 from training.checkpoints import CheckpointPolicy
 
 TINY = [
-    "--set", "run.n_envs=1",
-    "--set", "run.vec_env=dummy",
-    "--set", "ppo.n_steps=256",
-    "--set", "ppo.batch_size=64",
-    "--set", "ppo.n_epochs=1",
-    "--set", "ppo.net_arch=[32,32]",
-    "--set", "selfplay.snapshot_every=256",
-    "--set", "selfplay.promote_games=4",
-    "--set", "run.checkpoint_every=256",
-    "--set", "run.eval_every=100000",
-    "--set", "run.eval_games=4",
-    "--set", "run.progress=false",
+    "--set",
+    "run.n_envs=1",
+    "--set",
+    "run.vec_env=dummy",
+    "--set",
+    "ppo.n_steps=256",
+    "--set",
+    "ppo.batch_size=64",
+    "--set",
+    "ppo.n_epochs=1",
+    "--set",
+    "ppo.net_arch=[32,32]",
+    "--set",
+    "selfplay.snapshot_every=256",
+    "--set",
+    "selfplay.promote_games=4",
+    "--set",
+    "run.checkpoint_every=256",
+    "--set",
+    "run.eval_every=100000",
+    "--set",
+    "run.eval_games=4",
+    "--set",
+    "run.progress=false",
 ]
 
 
 def _train(tmp_path: Path, *extra: str, wait: bool = True):
-    cmd = [sys.executable, "-m", "training.train", *TINY,
-           "--set", f"run.runs_dir={tmp_path / 'runs'}", "--set", f"run.export_dir={tmp_path / 'export'}", *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "training.train",
+        *TINY,
+        "--set",
+        f"run.runs_dir={tmp_path / 'runs'}",
+        "--set",
+        f"run.export_dir={tmp_path / 'export'}",
+        *extra,
+    ]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     if not wait:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
@@ -61,7 +82,7 @@ def test_tiny_cli_run_writes_a_checkpoint_that_reloads_to_the_same_predictions(t
     from sb3_contrib import MaskablePPO
 
     done = _train(tmp_path, "--set", "run.total_timesteps=512", "--set", "run.exp_name=tiny")
-    summary = json.loads(done.stdout[done.stdout.index("{"):])
+    summary = json.loads(done.stdout[done.stdout.index("{") :])
     exported = Path(summary["checkpoint"])
     assert exported == tmp_path / "export" / "last_heroes" / "tiny.json" and exported.with_suffix(".pt").exists()
     meta = json.loads(exported.read_text())
@@ -108,7 +129,7 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"resuming {run_dir} at {saved} steps" in done.stderr
     assert json.loads(latest.read_text())["timesteps"] == target
-    summary = json.loads(done.stdout[done.stdout.index("{"):])
+    summary = json.loads(done.stdout[done.stdout.index("{") :])
     assert json.loads(Path(summary["checkpoint"]).read_text())["training_steps"] == target
 
 
@@ -127,8 +148,10 @@ def test_cli_rejects_bad_input_clearly(args, message):
 def test_learning_curve_plot_from_eval_history(tmp_path):
     from training.curves import plot_learning_curve
 
-    rows = [{"timesteps": t, "random": {"win_rate": w, "win_rate_ci95": [w - 0.1, min(1, w + 0.1)]}}
-            for t, w in ((1000, 0.5), (2000, 0.8))]
+    rows = [
+        {"timesteps": t, "random": {"win_rate": w, "win_rate_ci95": [w - 0.1, min(1, w + 0.1)]}}
+        for t, w in ((1000, 0.5), (2000, 0.8))
+    ]
     (tmp_path / "eval_history.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
     out = plot_learning_curve(tmp_path)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -28,8 +28,9 @@ def _total_rewards(env, seed):
 def test_shaping_sums_to_the_terminal_reward(n, auto_skip):
     # Phi is 0 at the start (all scores 0) and taken as 0 at the end, so shaping only moves reward in time.
     for seed in range(8):
-        shaped, _ = _total_rewards(envs.make("last_heroes_v0", num_players=n, shaping_coef=1.0,
-                                             auto_skip_forced=auto_skip), seed)
+        shaped, _ = _total_rewards(
+            envs.make("last_heroes_v0", num_players=n, shaping_coef=1.0, auto_skip_forced=auto_skip), seed
+        )
         plain, final = _total_rewards(envs.make("last_heroes_v0", num_players=n, auto_skip_forced=auto_skip), seed)
         assert shaped == pytest.approx(plain)
         winners = set(final["player_0"]["winners"])
