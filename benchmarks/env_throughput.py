@@ -327,7 +327,17 @@ def driver_overhead_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def write_json_atomic(path: str, data: Any) -> None:
-    atomic_write_text(path, json.dumps(data, indent=2) + "\n")
+    atomic_write_text(path, json.dumps(data, indent=2, default=_json_default) + "\n")
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, os.PathLike):
+        return os.fspath(obj)
+    raise TypeError(f"{type(obj).__name__} is not JSON serializable")
 
 
 def machine_info() -> dict[str, Any]:
@@ -349,8 +359,8 @@ def machine_info() -> dict[str, Any]:
     return info
 
 
-def source_info() -> dict[str, Any]:
-    """The measured code: git HEAD and the files changed since (the work tree may be mid-edit)."""
+def source_info(folders: tuple[str, ...] = ("envs",)) -> dict[str, Any]:
+    """The measured code: git HEAD and the files changed since under ``folders`` (the tree may be mid-edit)."""
     import subprocess
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(envs.__file__)))
@@ -359,11 +369,11 @@ def source_info() -> dict[str, Any]:
             ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True
         ).stdout.strip()
         changed = subprocess.run(
-            ["git", "status", "--porcelain", "--", "envs"], cwd=root, capture_output=True, text=True, check=True
+            ["git", "status", "--porcelain", "--", *folders], cwd=root, capture_output=True, text=True, check=True
         ).stdout.split("\n")
     except (OSError, subprocess.CalledProcessError):
         return {}
-    return {"git_head": head, "envs_changed": [line[3:] for line in changed if line.strip()]}
+    return {"git_head": head, "changed": [line[3:] for line in changed if line.strip()]}
 
 
 def _loadavg() -> list[float] | None:
@@ -512,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{info['cpu_count']} CPUs."
     )
     if src:
-        dirty = ", ".join(src["envs_changed"]) or "none"
+        dirty = ", ".join(src["changed"]) or "none"
         print(f"\nMeasured code: git {src['git_head']}; files under envs/ changed since: {dirty}.")
     if args.json:
         write_json_atomic(

@@ -59,7 +59,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy / torch, as traini
 import argparse
 import functools
 import gc
-import json
 import platform
 import statistics
 import sys
@@ -73,8 +72,7 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnvWrapper
 
-from benchmarks.env_throughput import Picker, clock_overhead
-from training.atomic import atomic_write_text
+from benchmarks.env_throughput import Picker, _n, clock_overhead, source_info, write_json_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = ROOT / "configs" / "quickstart.yaml"
@@ -578,10 +576,6 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _n(x: float, digits: int = 0) -> str:
-    return f"{x:,.{digits}f}"
-
-
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     out = [
         "| setting | frames/s wall | frames / CPU-s | µs CPU / frame | rollout µs / frame | update µs / frame "
@@ -683,20 +677,6 @@ def diagnosis(rows: list[dict[str, Any]], bds: dict[str, dict[str, Any]]) -> lis
     return lines
 
 
-def write_json_atomic(path: str, data: Any) -> None:
-    atomic_write_text(path, json.dumps(data, indent=2, default=_json_default) + "\n")
-
-
-def _json_default(obj: Any) -> Any:
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    if isinstance(obj, Path):
-        return str(obj)
-    raise TypeError(f"{type(obj).__name__} is not JSON serializable")
-
-
 def machine_info() -> dict[str, Any]:
     import sb3_contrib
     import stable_baselines3
@@ -713,26 +693,6 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
     }
-
-
-def source_info() -> dict[str, Any]:
-    """git HEAD and the files changed since under envs/ and training/ (the work tree may be mid-edit)."""
-    import subprocess
-
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "status", "--porcelain", "--", "envs", "training"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split("\n")
-    except (OSError, subprocess.CalledProcessError):
-        return {}
-    return {"git_head": head, "changed": [line[3:] for line in changed if line.strip()]}
 
 
 def load_info() -> dict[str, Any]:
@@ -890,7 +850,7 @@ def main(argv: list[str] | None = None) -> int:
     cfg = load_config(args.config, args.overrides)
     torch.set_num_threads(cfg.run.torch_threads)
     seed = cfg.run.seed if args.seed is None else args.seed
-    src = source_info()
+    src = source_info(("envs", "training"))
     load_start = load_info()
     with tempfile.TemporaryDirectory(prefix="train_throughput.") as tmp:
         tmp_dir = Path(tmp)
