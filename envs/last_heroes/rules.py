@@ -300,6 +300,7 @@ class LastHeroesState(State):
         self.penalty_lost = 0
         self._rewards = [0.0] * n
         self._mask: np.ndarray | None = None
+        self._phi: list[float] | None = None  # shaping potentials of this state, once computed
         self._seat_ver = [0] * n
         self._board_ver = 0
         self._cards_ver = 0
@@ -564,7 +565,10 @@ class LastHeroesState(State):
         """:meth:`apply` without the legality check, for a caller that has just checked the int
         ``action`` against :meth:`legal_mask` (the AEC driver does). Anything else: use apply()."""
         shaping = self.game.options["shaping_coef"]
-        before = self._potentials() if shaping else None
+        if shaping:
+            before = self._phi
+            if before is None:
+                before = self._potentials()
         self._mask = None
         handler, args = _HANDLERS[action]
         handler(self, *args)
@@ -574,8 +578,10 @@ class LastHeroesState(State):
         else:
             self._rewards = [0.0] * self.n
         if shaping:
-            after = self._potentials() if self.end_case is None else [0.0] * self.n
-            self._rewards = [r + shaping * (a - b) for r, a, b in zip(self._rewards, after, before)]
+            # The potentials after this action are those before the next one.
+            after = self._phi = self._potentials() if self.end_case is None else [0.0] * self.n
+            if after != before:
+                self._rewards = [r + shaping * (a - b) for r, a, b in zip(self._rewards, after, before)]
 
     def _potentials(self) -> list[float]:
         """Phi_i = (V_i - mean of the others' V) / 20, V = monster VP + wheel (+ 5 per artefact)."""
