@@ -410,11 +410,16 @@ def measure(case: Case, timesteps: int) -> dict[str, Any]:
 
 # -- the breakdown (env alone, random legal learner moves) ---------------------------------------
 class TimedPolicy:
-    """Times ``act`` of an opponent policy."""
+    """Times ``act`` of an opponent policy (and of the seat actors it gives)."""
 
     def __init__(self, policy, acc: dict[str, float]):
         self.policy, self.acc = policy, acc
         self.name = policy.name
+
+    def seat_actor(self) -> TimedPolicy:
+        from training.policies import seat_actor
+
+        return TimedPolicy(seat_actor(self.policy), self.acc)
 
     def act(self, observation, action_mask, state=None) -> int:
         t0 = time.process_time()

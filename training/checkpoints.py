@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from training.atomic import fsync_dir, replace, write_temp
+from training.mlp_kernel import seat_step
 
 FORMAT = "herozoo-policy"
 FORMAT_VERSION = 1
@@ -800,12 +801,9 @@ class NumpyMLPPolicy:
                     h.tanh_()
         return h.numpy()
 
-    def _logits_one(self, observation: np.ndarray) -> np.ndarray:
-        """Logits of one observation into a reused buffer (matrix-vector products; ``logits`` is batched).
-
-        A 1-D C-contiguous float32 observation is read in place; anything else is flattened and cast
-        into a buffer first.
-        """
+    def _as_observation(self, observation: np.ndarray) -> np.ndarray:
+        """``observation`` as a 1-D C-contiguous float32 vector (read in place when it is one, else
+        flattened and cast into a reused buffer); a wrong length is a ValueError."""
         x = observation
         if type(x) is not np.ndarray or x.ndim != 1 or x.dtype != np.float32 or not x.flags.c_contiguous:
             x = np.asarray(x)
@@ -815,6 +813,11 @@ class NumpyMLPPolicy:
             x = self._obs_buf
         elif x.shape[0] != self.observation_size:
             raise ValueError(f"observation has length {x.size}, the policy expects {self.observation_size}")
+        return x
+
+    def _logits_one(self, observation: np.ndarray) -> np.ndarray:
+        """Logits of one observation into a reused buffer (matrix-vector products; ``logits`` is batched)."""
+        x = self._as_observation(observation)
         matmul, add = np.matmul, np.add
         act = np.maximum if self._relu else None
         for w, b, buf in self._hidden:
@@ -850,6 +853,11 @@ class NumpyMLPPolicy:
         if self.deterministic:
             return int(legal[logits[legal].argmax()])
         return _draw(legal, logits[legal], self.rng.random())
+
+    def seat_actor(self) -> SeatActor:
+        """An actor for one seat's successive observations, with an incrementally updated first
+        layer (:class:`SeatActor`); it shares this policy's weights and random generator."""
+        return SeatActor(self)
 
     def probabilities(self, obs_batch: np.ndarray, mask_batch: np.ndarray) -> np.ndarray:
         """Masked softmax ``[B, num_actions]`` (what MaskablePPO samples from)."""
@@ -902,6 +910,87 @@ class NumpyMLPPolicy:
         )
 
 
+class SeatActor:
+    """A :class:`NumpyMLPPolicy` playing one seat: ``act`` for that seat's successive observations.
+
+    Each decision is one compiled call (:func:`training.mlp_kernel.seat_step`) that updates the
+    first layer from the observation entries that changed since this seat's previous observation
+    and then runs the rest of the network and the choice. The update is exact whichever observation
+    came before (the bookkeeping decides the cost, never the result), so an actor fed another
+    seat's or another game's observations still chooses what the policy would; the first layer is
+    rebuilt in full every ``REBUILD_EVERY`` updates to bound float drift. The action is the one
+    :meth:`NumpyMLPPolicy.act` chooses up to float32 rounding of the logits, with the policy's own
+    random generator (one uniform per sampled decision, as ``act`` draws). Without numba the actor
+    is :meth:`NumpyMLPPolicy.act` itself.
+
+    ``training.policies.seat_actor(policy)`` gives one; every seat of every game needs its own
+    (it is cheap: a few vectors). Counters: ``incremental_updates`` and ``rebuilds``.
+    """
+
+    REBUILD_EVERY = 64
+
+    def __init__(self, policy: NumpyMLPPolicy):
+        self.policy = policy
+        self.name = policy.name
+        n_in = policy.observation_size
+        self._ws = tuple(w for w, _ in policy._layers) + (policy._out[0],)
+        self._bs = tuple(b for _, b in policy._layers) + (policy._out[1],)
+        self._prev = np.zeros(n_in, np.float32)
+        self._pre = self._bs[0].astype(np.float64)  # the first layer's pre-activation of the zero observation
+        self._changed = np.empty(n_in, np.int64)
+        width = max(w.shape[1] for w in self._ws)
+        self._buf_a = np.empty(width, np.float32)
+        self._buf_b = np.empty(width, np.float32)
+        self.logits = np.empty(policy.num_actions, np.float32)  # of the last decision
+        self._since_rebuild = 0
+        self.incremental_updates = 0
+        self.rebuilds = 0
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        """The action :meth:`NumpyMLPPolicy.act` would choose (up to float32 rounding of the logits)."""
+        policy = self.policy
+        if seat_step is None:  # pragma: no cover - numba missing
+            return policy.act(observation, action_mask, state)
+        x = policy._as_observation(observation)
+        mask = action_mask
+        if type(mask) is not np.ndarray or mask.shape != policy._mask_shape or mask.dtype.kind not in "bi":
+            mask = np.asarray(mask).reshape(-1)
+            if mask.shape[0] != policy.num_actions:
+                raise ValueError(f"action mask has length {mask.shape[0]}, the policy has {policy.num_actions} actions")
+            mask = mask != 0
+        deterministic = policy.deterministic
+        u = 0.0 if deterministic else policy.rng.random()
+        rebuild = self._since_rebuild >= self.REBUILD_EVERY
+        action, rows = seat_step(
+            x,
+            self._prev,
+            self._pre,
+            self._changed,
+            self._ws,
+            self._bs,
+            policy._relu,
+            mask,
+            u,
+            deterministic,
+            rebuild,
+            self._buf_a,
+            self._buf_b,
+            self.logits,
+        )
+        if action < 0:
+            raise ValueError("the action mask allows no action")
+        if rows < 0:
+            self._since_rebuild = 0
+            self.rebuilds += 1
+        else:
+            self._since_rebuild += 1
+            self.incremental_updates += 1
+        return action
+
+    def __repr__(self) -> str:
+        return f"SeatActor({self.policy!r})"
+
+
 class CheckpointPolicy(NumpyMLPPolicy):
     """A checkpoint as a :class:`training.policies.Policy`: ``load_checkpoint`` + :class:`NumpyMLPPolicy`.
 
@@ -926,6 +1015,7 @@ __all__ = [
     "CheckpointError",
     "CheckpointPolicy",
     "NumpyMLPPolicy",
+    "SeatActor",
     "copy_checkpoint",
     "expected_shapes",
     "load_checkpoint",

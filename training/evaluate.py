@@ -68,7 +68,7 @@ import numpy as np
 
 import envs
 from training.atomic import atomic_path
-from training.policies import Policy, load_policy
+from training.policies import Policy, load_policy, seat_actor
 
 # --------------------------------------------------------------------------------------------
 # Pure helpers
@@ -262,6 +262,7 @@ def prepare(
 
 def play_game(game: Any, seat_policies: Sequence[Policy], seed: int) -> dict[str, Any]:
     """One game on the rules State; forced decisions (one legal action) skip the policy."""
+    actors = [seat_actor(p) for p in seat_policies]
     state = game.new_state(seed)
     first = int(state.current_player)
     limit = 10 * game.max_game_length() + 1000
@@ -273,7 +274,7 @@ def play_game(game: Any, seat_policies: Sequence[Policy], seed: int) -> dict[str
         if len(legal) == 1:
             action = int(legal[0])
         else:
-            action = int(seat_policies[seat].act(state.observe(seat), mask, state))
+            action = int(actors[seat].act(state.observe(seat), mask, state))
         state.apply(action)
         decisions += 1
         if decisions > limit:

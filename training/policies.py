@@ -11,6 +11,11 @@ A policy *spec* names one, in configs and on the command line:
 
 ``load_policy(spec, env_id)`` returns the policy; that is how trained checkpoints plug back in as
 opponents, partners and bots to play against.
+
+Whoever plays a seat through a game asks :func:`seat_actor` for that seat's actor: a policy may
+offer ``seat_actor()``, an object with the same ``act`` that is fed only that seat's successive
+observations and may keep state between them to be cheaper (a checkpoint updates its first layer
+from the observation entries that changed); a policy without one plays every seat itself.
 """
 
 from __future__ import annotations
@@ -30,6 +35,12 @@ class Policy(Protocol):
     name: str
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int: ...
+
+
+def seat_actor(policy: Policy) -> Policy:
+    """What plays one seat of one game for ``policy``: its ``seat_actor()`` if it has one, else itself."""
+    make = getattr(policy, "seat_actor", None)
+    return make() if make is not None else policy
 
 
 class RandomPolicy:

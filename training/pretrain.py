@@ -17,7 +17,7 @@ import torch
 
 import envs
 from envs.core.aec import DRIVER_OPTIONS
-from training.policies import load_policy
+from training.policies import load_policy, seat_actor
 
 _DRIVER_NAMES = {o.name for o in DRIVER_OPTIONS}
 
@@ -46,6 +46,7 @@ def collect_teacher_data(
     rng = np.random.default_rng(seed)
     for g in range(games):
         state = game.new_state(int(rng.integers(2**63 - 1)))
+        actors = [seat_actor(policy) for _ in range(game.num_players)]
         while not (state.is_terminal() or state.is_truncated()):
             seat = state.current_player
             mask = state.legal_mask()
@@ -60,7 +61,7 @@ def collect_teacher_data(
                     game_of.append(g)
             else:
                 observation = state.observe(seat)
-                action = int(policy.act(observation, mask, state))
+                action = int(actors[seat].act(observation, mask, state))
                 obs.append(observation)
                 masks.append(mask.astype(bool))
                 actions.append(action)

@@ -21,7 +21,7 @@ import numpy as np
 
 import envs
 from envs.core.aec import DRIVER_OPTIONS
-from training.policies import Policy, RandomPolicy
+from training.policies import Policy, RandomPolicy, seat_actor
 
 _DRIVER_NAMES = {o.name for o in DRIVER_OPTIONS}
 
@@ -79,6 +79,7 @@ class SingleAgentEnv(gym.Env):
         self._penalized = False
         self.learner = 0
         self.seat_policies: dict[int, Policy] = {}
+        self.seat_actors: dict[int, Policy] = {}  # what plays each opponent seat this episode
         self.pending_seat: int | None = None
         self.pending_mask: np.ndarray | None = None
         self._reward = 0.0
@@ -111,7 +112,8 @@ class SingleAgentEnv(gym.Env):
     # ``reset`` is ``begin_reset``, then every pending opponent decision answered with
     # ``play_pending``, then ``end_reset``; ``step`` likewise. Between the phases ``pending_seat``
     # is the opponent seat whose policy must choose (None: the learner's turn or the game is over);
-    # ``seat_policies[pending_seat]`` is that policy and ``pending_mask`` its legal actions.
+    # ``seat_policies[pending_seat]`` is that policy, ``seat_actors[pending_seat]`` what plays it
+    # (training.policies.seat_actor) and ``pending_mask`` its legal actions.
     def begin_reset(self, *, seed: int | None = None, options: dict | None = None) -> None:
         super().reset(seed=seed)
         self._penalized = False
@@ -123,6 +125,7 @@ class SingleAgentEnv(gym.Env):
         else:
             self.learner = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
             self.seat_policies = {s: self.opponents.sample(rng) for s in range(n) if s != self.learner}
+        self.seat_actors = {s: seat_actor(p) for s, p in self.seat_policies.items()}
         self._step_reward = None
         self._reward = 0.0
         self._run()
@@ -173,11 +176,11 @@ class SingleAgentEnv(gym.Env):
         return self.state.is_terminal() or self.state.is_truncated()
 
     def _play_pending(self) -> None:
-        """Answer every pending opponent decision with its policy's ``act``."""
+        """Answer every pending opponent decision with its seat actor's ``act``."""
         while self.pending_seat is not None:
             seat = self.pending_seat
             state = self.state
-            self.play_pending(self.seat_policies[seat].act(state.observe(seat), self.pending_mask, state))
+            self.play_pending(self.seat_actors[seat].act(state.observe(seat), self.pending_mask, state))
 
     def _run(self) -> None:
         """Play forced moves until the learner has a real decision, the game ends (pending_seat None)

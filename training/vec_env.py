@@ -156,7 +156,7 @@ class BatchedGameVecEnv(VecEnv):
                             group[1].append(i)
                         break
                     state = env.state
-                    env.play_pending(int(policy.act(state.observe(seat), env.pending_mask, state)))
+                    env.play_pending(int(env.seat_actors[seat].act(state.observe(seat), env.pending_mask, state)))
             active = []
             for policy, idx in groups.values():
                 games = [envs[i] for i in idx]
