@@ -16,9 +16,16 @@ The checkpoint opponent is a freshly initialised MaskablePPO with the config's `
 self-play pool does. The zero-cost env is the ceiling: what PPO itself (rollout forward passes,
 buffer, GAE, the updates, SB3's VecEnv and logging) costs per frame.
 
+The checkpoint opponent plays as training plays it, through its seat actors (one compiled call
+per decision, first layer updated from the changed observation entries); ``--opponent-path act``
+plays it through the numpy forward pass of ``act`` instead, and ``act_batch`` (with ``--vec-env
+batched``) hides its seat actors so that its decisions are batched across the games, to compare
+the three in the same harness.
+
 ``--vec-env batched`` runs the Last Heroes settings in a ``training.vec_env.BatchedGameVecEnv``
-(``run.vec_env: batched``): the ``--n-envs`` games share one opponent policy object, and its
-decisions pending in several games are answered by one ``act_batch`` call. The zero-cost env has
+(``run.vec_env: batched``): the ``--n-envs`` games share one opponent policy object (its
+decisions pending in several games are answered by one ``act_batch`` call when it is batchable,
+``--opponent-path act_batch``). The zero-cost env has
 no opponents and stays in a DummyVecEnv, so the ceiling is the same as with ``--vec-env dummy``.
 
 Reported per setting (medians over ``--repeats``; settings interleaved within each repeat):
@@ -46,7 +53,8 @@ Usage (from the repository root)::
 
     python -m benchmarks.train_throughput --timesteps 8192 --repeats 3 [--json results.json]
     python -m benchmarks.train_throughput --n-envs 4 --vec-env subproc
-    python -m benchmarks.train_throughput --n-envs 8 --vec-env batched   # opponents batched across envs
+    python -m benchmarks.train_throughput --n-envs 8 --vec-env batched   # all games in this process
+    python -m benchmarks.train_throughput --opponent-path act            # the numpy forward pass
     python -m benchmarks.train_throughput --profile 5000   # cProfile of the 4-player env rollout
 """
 
@@ -170,6 +178,7 @@ class EnvSpec:
     zero_mask: np.ndarray | None = None
     zero_episode_length: int = 33
     num_actions: int = 0
+    opponent_path: str = "seat_actor"
 
     def build(self, rank: int, timed: bool = True, opponents: Any = None) -> gym.Env:
         """Env ``rank`` of the setting; ``opponents``: a sampler to share (default: its own)."""
@@ -198,9 +207,30 @@ class EnvSpec:
             return FixedOpponents(RandomPolicy(seed))
         from training.checkpoints import CheckpointPolicy
 
-        return FixedOpponents(
-            CheckpointPolicy(self.checkpoint, env_id=self.env_id, deterministic=self.deterministic_opponents, seed=seed)
+        policy = CheckpointPolicy(
+            self.checkpoint, env_id=self.env_id, deterministic=self.deterministic_opponents, seed=seed
         )
+        return FixedOpponents(OPPONENT_PATHS[self.opponent_path](policy))
+
+
+class PlainAct:
+    """A policy's ``act`` alone: no seat actors, no ``act_batch`` (``--opponent-path act``)."""
+
+    def __init__(self, policy):
+        self.policy, self.name = policy, policy.name
+
+    def act(self, observation, action_mask, state=None) -> int:
+        return self.policy.act(observation, action_mask, state)
+
+
+class BatchOnly(PlainAct):
+    """``act`` and ``act_batch`` without seat actors: batched by BatchedGameVecEnv (``act_batch``)."""
+
+    def act_batch(self, obs_batch, mask_batch):
+        return self.policy.act_batch(obs_batch, mask_batch)
+
+
+OPPONENT_PATHS = {"seat_actor": lambda policy: policy, "act": PlainAct, "act_batch": BatchOnly}
 
 
 class _Factory:
@@ -258,9 +288,9 @@ class VecEnvTimer(VecEnvWrapper):
 
 def make_vec(spec: EnvSpec, n_envs: int, vec_env: str):
     """The setting's VecEnv (VecMonitor on top, as in training). ``batched``: a BatchedGameVecEnv
-    whose games share one opponent sampler (one checkpoint policy object, so that its decisions
-    are batched across the games), as training.train.make_vec_env builds it; the zero-cost env
-    has no games to batch and stays in a DummyVecEnv."""
+    whose games share one opponent sampler (one checkpoint policy object), as
+    training.train.make_vec_env builds it; the zero-cost env has no games and stays in a
+    DummyVecEnv."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if vec_env == "batched" and spec.setting != BASELINE:
@@ -753,7 +783,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         choices=("dummy", "subproc", "batched"),
         default="dummy",
         help="DummyVecEnv (default), SubprocVecEnv (one worker process per env), or batched: "
-        "training.vec_env.BatchedGameVecEnv, opponents' decisions batched across the envs",
+        "training.vec_env.BatchedGameVecEnv, every game in this process with one shared opponent sampler",
+    )
+    p.add_argument(
+        "--opponent-path",
+        choices=tuple(OPPONENT_PATHS),
+        default="seat_actor",
+        help="how the checkpoint opponent decides: through its seat actors (default, as in training), its "
+        "numpy act, or act_batch across the games (with --vec-env batched)",
     )
     p.add_argument("--config", default=str(DEFAULT_CONFIG), help="training config for the PPO settings")
     p.add_argument(
@@ -790,7 +827,7 @@ def progress(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def make_specs(cfg, seed: int, checkpoint: str) -> dict[str, EnvSpec]:
+def make_specs(cfg, seed: int, checkpoint: str, opponent_path: str = "seat_actor") -> dict[str, EnvSpec]:
     from training.single_agent import SingleAgentEnv
 
     env_id = cfg.env.env_id
@@ -816,7 +853,7 @@ def make_specs(cfg, seed: int, checkpoint: str) -> dict[str, EnvSpec]:
     }
     return {
         "lh2_random": EnvSpec("lh2_random", **common),
-        "lh4_checkpoint": EnvSpec("lh4_checkpoint", checkpoint=checkpoint, **common),
+        "lh4_checkpoint": EnvSpec("lh4_checkpoint", checkpoint=checkpoint, opponent_path=opponent_path, **common),
         "zero_cost": EnvSpec(
             "zero_cost",
             zero_observation=obs.copy(),
@@ -860,7 +897,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="train_throughput.") as tmp:
         tmp_dir = Path(tmp)
         checkpoint = make_checkpoint(cfg, seed, tmp_dir)
-        specs = make_specs(cfg, seed, checkpoint)
+        specs = make_specs(cfg, seed, checkpoint, args.opponent_path)
         if args.profile:
             profile(specs["lh4_checkpoint"], args.profile, seed, args.top)
             return 0
@@ -905,7 +942,7 @@ def main(argv: list[str] | None = None) -> int:
         vec_name = "BatchedGameVecEnv (the zero-cost env: DummyVecEnv)"
     print(
         f"# MaskablePPO training throughput: {args.repeats} repeats x {args.timesteps:,} frames per setting "
-        f"(medians), {args.n_envs} env(s), {vec_name}\n"
+        f"(medians), {args.n_envs} env(s), {vec_name}, checkpoint opponent through {args.opponent_path}\n"
     )
     print(markdown_table(rows))
     print()
@@ -965,6 +1002,7 @@ def main(argv: list[str] | None = None) -> int:
                     "repeats": args.repeats,
                     "n_envs": args.n_envs,
                     "vec_env": args.vec_env,
+                    "opponent_path": args.opponent_path,
                     "config": args.config,
                     "overrides": args.overrides,
                     "seed": seed,

@@ -87,3 +87,24 @@ def test_batched_vec_shares_the_opponents_and_times_itself():
         vec.step(masks.argmax(axis=1))
     cpu, steps, resets = tt.env_timer_read(vec)
     assert cpu > 0 and steps == 90 and resets >= 3
+
+
+def test_opponent_paths(tmp_path):
+    """seat_actor (as training plays a checkpoint), act (numpy forward pass), act_batch (batched)."""
+    from training.checkpoints import SeatActor
+    from training.config import load_config
+
+    cfg = load_config(None, ["ppo.net_arch=[16]", "ppo.n_steps=32", "ppo.batch_size=32"])
+    checkpoint = tt.make_checkpoint(cfg, 0, tmp_path)
+    seen = {}
+    for path in tt.OPPONENT_PATHS:
+        spec = tt.make_specs(cfg, 0, checkpoint, path)["lh4_checkpoint"]
+        inner = tt.make_vec(spec, 2, "batched").venv.venv
+        inner.reset()
+        for _ in range(20):
+            inner.step(np.stack(inner.env_method("action_masks")).argmax(axis=1))
+        actors = [a for g in inner.envs for a in g.seat_actors.values()]
+        seen[path] = (inner.batch_calls, {type(a) for a in actors})
+    assert seen["seat_actor"] == (0, {SeatActor})
+    assert seen["act"] == (0, {tt.PlainAct})
+    assert seen["act_batch"][0] > 0 and seen["act_batch"][1] == {tt.BatchOnly}

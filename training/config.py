@@ -144,7 +144,8 @@ class RunConfig:
     vec_env: str = setting(
         "subproc",
         "vectorized env: one process per env (subproc), all in this process (dummy), or all in this process "
-        "with the opponents' network decisions batched across the envs (batched)",
+        "with one shared opponent sampler, batching the decisions of opponents that have act_batch and no "
+        "seat actors across the envs (batched; checkpoints play through their seat actors)",
         choices=VEC_ENVS,
     )
     checkpoint_every: int = setting(50_000, "timesteps between checkpoints", ge=1)

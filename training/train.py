@@ -60,7 +60,7 @@ class _EnvFactory:
 
     Each env draws its opponents from its own PoolSampler unless ``sampler`` is given: the
     batched vec env gives every env the same one, so that they share the loaded snapshot policies
-    (decisions of the same policy object are batched across envs).
+    (decisions of the same batchable policy object are batched across envs).
     """
 
     def __init__(self, cfg: TrainConfig, pool_dir: Path, rank: int, sampler: PoolSampler | None = None):
@@ -75,7 +75,7 @@ class _EnvFactory:
 
 def make_vec_env(cfg: TrainConfig, pool_dir: Path):
     """``run.vec_env``: subproc (one worker process per env), dummy (all here, one after the other)
-    or batched (all here, opponents' network decisions batched across the envs, one shared sampler)."""
+    or batched (all here, one shared sampler, batchable opponents' decisions batched across the envs)."""
     if cfg.run.vec_env == "batched":
         from training.vec_env import BatchedGameVecEnv
 

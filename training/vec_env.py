@@ -1,27 +1,26 @@
-"""Many SingleAgentEnv games in one process, with the opponents' network decisions batched.
+"""Many SingleAgentEnv games in one process, with the opponents' batchable decisions batched.
 
-With checkpoint opponents most of an env step is opponent inference, and one observation at a
-time it is mostly per-call overhead: reading the network's weights for a single matrix-vector
-product, plus the Python around it. :class:`BatchedGameVecEnv` runs ``n`` games (each a
-:class:`~training.single_agent.SingleAgentEnv`) in this process and advances their opponents in
-lockstep rounds: every game whose next decision belongs to an opponent policy with ``act_batch``
-(a checkpoint, :class:`~training.checkpoints.NumpyMLPPolicy`) is gathered, the decisions are grouped
-by policy object, each group is answered by one ``act_batch`` call, and the round repeats until
-every game waits for its learner. Other policies (random, heuristic) act one by one as in
-SingleAgentEnv. Games that end are reset at once (their reset's opponent moves join the same
-rounds), as SB3's VecEnvs do, with the last observation in ``infos[i]["terminal_observation"]``.
+:class:`BatchedGameVecEnv` runs ``n`` games (each a :class:`~training.single_agent.SingleAgentEnv`)
+in this process and advances their opponents in lockstep rounds: every game whose next decision
+belongs to an opponent policy with ``act_batch`` and no seat actors (a policy that gains from
+batches, such as a network on an accelerator) is gathered, the decisions are grouped by policy
+object, each group is answered by one ``act_batch`` call, and the round repeats until every game
+waits for its learner. Every other policy plays through each game's seat actors, one decision at a
+time, as in SingleAgentEnv: random and heuristic policies, and checkpoints
+(:class:`~training.checkpoints.NumpyMLPPolicy`), whose seat actor is one compiled call with an
+incrementally updated first layer and costs less per decision than its share of a batched product
+(with 8 Last Heroes 4-player games, about 2.7 decisions of one policy wait at once: the env cost
+35% less per frame with seat actors than with ``act_batch``, ``benchmarks/train_throughput.py
+--n-envs 8 --vec-env batched``). Games that end are reset at once (their reset's opponent moves
+join the same rounds), as SB3's VecEnvs do, with the last observation in
+``infos[i]["terminal_observation"]``.
 
 Only opponents that are the *same object* share a batch: give the games one opponent sampler (or
 the same policies) to batch across games (``run.vec_env: batched`` in training.train does). With
 deterministic opponents the transitions are exactly those of ``DummyVecEnv`` over the same
 SingleAgentEnvs (up to exact ties between logits, which a batched matrix product may round
-differently); a sampling opponent plays from the same distributions, but the games that share it
-take its random numbers in another order than one after the other.
-
-Cost: one ``act_batch`` of B rows costs far less than B ``act`` calls, but how many games wait on
-the same policy at once is set by the games: with 8 Last Heroes 4-player games and one checkpoint
-in every opponent seat, 2.7 decisions per call on average (the long opponent sequences of a few
-games make many small rounds).
+differently); a sampling opponent plays from the same distributions, but when it is batched the
+games that share it take its random numbers in another order than one after the other.
 """
 
 from __future__ import annotations
@@ -40,7 +39,10 @@ _PHASE_API = ("begin_reset", "end_reset", "begin_step", "end_step", "play_pendin
 
 
 def _batchable(policy: Any) -> bool:
-    return callable(getattr(policy, "act_batch", None))
+    """Answered by ``act_batch`` across games. A policy that offers seat actors plays through them
+    instead: a checkpoint's seat actor (one compiled call per decision) costs less than its share
+    of a batched product (measured with benchmarks/train_throughput.py --vec-env batched)."""
+    return callable(getattr(policy, "act_batch", None)) and not callable(getattr(policy, "seat_actor", None))
 
 
 class BatchedGameVecEnv(VecEnv):

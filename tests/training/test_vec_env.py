@@ -1,4 +1,5 @@
-"""BatchedGameVecEnv: the transitions of separate SingleAgentEnvs, with opponent decisions batched."""
+"""BatchedGameVecEnv: the transitions of separate SingleAgentEnvs, with opponent decisions batched
+(for policies with ``act_batch`` and no seat actors) or played by seat actors (checkpoints)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 from tests.toys import RelayGame
-from training.checkpoints import TORCH_MIN_BATCH, NumpyMLPPolicy
+from training.checkpoints import TORCH_MIN_BATCH, NumpyMLPPolicy, SeatActor
 from training.single_agent import FixedOpponents, SingleAgentEnv
 from training.vec_env import BatchedGameVecEnv
 
@@ -36,6 +37,20 @@ def mlp(seed: int, deterministic: bool = True, hidden=(48, 32)) -> NumpyMLPPolic
     return NumpyMLPPolicy(weights, meta, deterministic=deterministic, seed=seed, name=f"mlp{seed}")
 
 
+class BatchOnly:
+    """A policy with ``act`` and ``act_batch`` but no seat actors (as a policy on an accelerator
+    would be): the batched env answers its decisions in batches."""
+
+    def __init__(self, policy: NumpyMLPPolicy):
+        self.policy, self.name = policy, policy.name
+
+    def act(self, observation, action_mask, state=None) -> int:
+        return self.policy.act(observation, action_mask, state)
+
+    def act_batch(self, obs_batch, mask_batch):
+        return self.policy.act_batch(obs_batch, mask_batch)
+
+
 class FirstLegal:
     """Deterministic and without act_batch: acts one by one inside the batched env."""
 
@@ -51,7 +66,7 @@ class FirstLegal:
 
 @pytest.fixture(scope="module")
 def opponents():
-    return [mlp(1), mlp(2), FirstLegal()]
+    return [BatchOnly(mlp(1)), BatchOnly(mlp(2)), FirstLegal()]
 
 
 def factories(opponents, n: int, players=(4, 3), options=None, base_seed: int = 100):
@@ -138,6 +153,21 @@ def test_same_transitions_as_separate_single_agent_envs(opponents, monkeypatch):
     assert vec.batched_decisions > vec.batch_calls > 0
     assert max(sizes) >= TORCH_MIN_BATCH  # batches large enough for the torch matrix products
     assert opponents[2].calls > 0  # and the policy without act_batch played one by one
+
+
+def test_checkpoints_play_through_seat_actors():
+    """A policy with seat actors is not batched: each game's seats play through their own actors,
+    and the transitions are those of separate SingleAgentEnvs (the same actors' decisions)."""
+
+    def fns():  # new policies each time: the sampling one's generator starts afresh
+        return factories([mlp(5), mlp(6, deterministic=False, hidden=(24,))], 5, base_seed=300)
+
+    vec = BatchedGameVecEnv(fns())
+    assert_same(separate_rollout(fns(), 80, seed=2), vec_rollout(vec, 80, seed=2))
+    assert vec.batch_calls == 0
+    actors = [a for game in vec.envs for a in game.seat_actors.values()]
+    assert actors and all(isinstance(a, SeatActor) for a in actors)
+    assert sum(a.incremental_updates for a in actors) > 0
 
 
 def test_same_transitions_as_dummy_vec_env_after_seed(opponents):
@@ -247,7 +277,7 @@ def test_refuses_wrapped_or_shared_envs(opponents):
 
 
 def test_sampling_opponents_stay_legal():
-    sampler = FixedOpponents([mlp(3, deterministic=False), mlp(4, deterministic=False)])
+    sampler = FixedOpponents([BatchOnly(mlp(3, deterministic=False)), BatchOnly(mlp(4, deterministic=False))])
     fns = [lambda i=i: SingleAgentEnv(ENV, {"num_players": 4}, opponents=sampler, seed=i) for i in range(4)]
     vec = BatchedGameVecEnv(fns)
     trace = vec_rollout(vec, 60, seed=0)
@@ -296,5 +326,7 @@ def test_training_config_builds_it_with_one_shared_sampler(tmp_path):
     assert isinstance(inner, BatchedGameVecEnv) and inner.num_envs == 3
     assert len({id(game.opponents) for game in inner.envs}) == 1
     model.learn(96)
-    assert inner.batch_calls > 0 and inner.batched_decisions > inner.batch_calls  # the snapshot, batched
+    actors = [a for game in inner.envs for a in game.seat_actors.values()]  # the snapshot in every seat
+    assert actors and all(isinstance(a, SeatActor) for a in actors) and inner.batch_calls == 0
+    assert sum(a.incremental_updates for a in actors) > 0
     vec.close()
