@@ -17,15 +17,15 @@ self-play pool does. The zero-cost env is the ceiling: what PPO itself (rollout 
 buffer, GAE, the updates, SB3's VecEnv and logging) costs per frame.
 
 The checkpoint opponent plays as training plays it, through its seat actors (one compiled call
-per decision, first layer updated from the changed observation entries); ``--opponent-path act``
-plays it through the numpy forward pass of ``act`` instead, and ``act_batch`` (with ``--vec-env
-batched``) hides its seat actors so that its decisions are batched across the games, to compare
-the three in the same harness.
+per decision, first layer updated from the changed observation entries). ``--compare act`` adds a
+setting, interleaved with the others, where it plays through the numpy forward pass of ``act``
+instead, and ``--compare act_batch`` one where its seat actors are hidden so that (with
+``--vec-env batched``) its decisions are batched across the games.
 
 ``--vec-env batched`` runs the Last Heroes settings in a ``training.vec_env.BatchedGameVecEnv``
 (``run.vec_env: batched``): the ``--n-envs`` games share one opponent policy object (its
 decisions pending in several games are answered by one ``act_batch`` call when it is batchable,
-``--opponent-path act_batch``). The zero-cost env has
+``--compare act_batch``). The zero-cost env has
 no opponents and stays in a DummyVecEnv, so the ceiling is the same as with ``--vec-env dummy``.
 
 Reported per setting (medians over ``--repeats``; settings interleaved within each repeat):
@@ -54,7 +54,7 @@ Usage (from the repository root)::
     python -m benchmarks.train_throughput --timesteps 8192 --repeats 3 [--json results.json]
     python -m benchmarks.train_throughput --n-envs 4 --vec-env subproc
     python -m benchmarks.train_throughput --n-envs 8 --vec-env batched   # all games in this process
-    python -m benchmarks.train_throughput --opponent-path act            # the numpy forward pass
+    python -m benchmarks.train_throughput --compare act                  # and the numpy forward pass
     python -m benchmarks.train_throughput --profile 5000   # cProfile of the 4-player env rollout
 """
 
@@ -84,15 +84,25 @@ from benchmarks.env_throughput import Picker, _n, clock_overhead, source_info, w
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = ROOT / "configs" / "quickstart.yaml"
-SETTINGS = ("lh2_random", "lh4_checkpoint", "zero_cost")
 BASELINE = "zero_cost"
 TARGET_RATIO = 0.85
 LABELS = {
     "lh2_random": "Last Heroes 2p vs random",
     "lh4_checkpoint": "Last Heroes 4p vs 3 checkpoint opponents",
+    "lh4_checkpoint_act": "Last Heroes 4p vs 3 checkpoint opponents (numpy act)",
+    "lh4_checkpoint_act_batch": "Last Heroes 4p vs 3 checkpoint opponents (act_batch)",
     "zero_cost": "zero-cost env (ceiling)",
 }
-PLAYERS = {"lh2_random": 2, "lh4_checkpoint": 4}
+PLAYERS = {"lh2_random": 2, "lh4_checkpoint": 4, "lh4_checkpoint_act": 4, "lh4_checkpoint_act_batch": 4}
+COMPARED_PATHS = ("act", "act_batch")  # --compare: other ways of asking the checkpoint opponent
+
+
+def settings_for(compare: list[str] | tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The settings of a run: the default three, with a 4-player setting per compared path."""
+    return ("lh2_random", "lh4_checkpoint", *(f"lh4_checkpoint_{path}" for path in compare), BASELINE)
+
+
+SETTINGS = settings_for()
 
 
 # -- the envs ---------------------------------------------------------------------------------
@@ -578,7 +588,7 @@ def _pick_cost(seed: int, calls: int = 50_000) -> float:
 def summarize(runs: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     base = runs[BASELINE]
     rows = []
-    for setting in SETTINGS:
+    for setting in runs:
         reps = runs[setting]
         med = lambda key, reps=reps: statistics.median(r[key] for r in reps)  # noqa: E731
         cpu_rates = [r["frames_per_cpu_s"] for r in reps]
@@ -644,7 +654,7 @@ def breakdown_table(rows: list[dict[str, Any]], bds: dict[str, dict[str, Any]]) 
         "apply": "state.apply (rules)",
         "legal_mask": "state.legal_mask",
     }
-    cols = [s for s in SETTINGS if s in bds]
+    cols = list(bds)
     head = "| µs CPU per learner frame | " + " | ".join(LABELS[s] for s in cols) + " |"
     out = [head, "|---|" + "---:|" * len(cols)]
 
@@ -684,7 +694,7 @@ def diagnosis(rows: list[dict[str, Any]], bds: dict[str, dict[str, Any]]) -> lis
         f"- Target: env at most 15% of training time, i.e. at most {budget:.0f} µs CPU per frame on top of the "
         f"zero-cost {zero_us:.0f} µs."
     ]
-    for s in SETTINGS:
+    for s in by:
         if s == BASELINE:
             continue
         r = by[s]
@@ -786,11 +796,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "training.vec_env.BatchedGameVecEnv, every game in this process with one shared opponent sampler",
     )
     p.add_argument(
-        "--opponent-path",
-        choices=tuple(OPPONENT_PATHS),
-        default="seat_actor",
-        help="how the checkpoint opponent decides: through its seat actors (default, as in training), its "
-        "numpy act, or act_batch across the games (with --vec-env batched)",
+        "--compare",
+        nargs="+",
+        choices=COMPARED_PATHS,
+        default=[],
+        help="also measure the 4-player setting with the checkpoint opponent deciding through its numpy act, "
+        "or through act_batch across the games (with --vec-env batched), interleaved with the others",
     )
     p.add_argument("--config", default=str(DEFAULT_CONFIG), help="training config for the PPO settings")
     p.add_argument(
@@ -827,7 +838,7 @@ def progress(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def make_specs(cfg, seed: int, checkpoint: str, opponent_path: str = "seat_actor") -> dict[str, EnvSpec]:
+def make_specs(cfg, seed: int, checkpoint: str, compare: list[str] | tuple[str, ...] = ()) -> dict[str, EnvSpec]:
     from training.single_agent import SingleAgentEnv
 
     env_id = cfg.env.env_id
@@ -853,7 +864,13 @@ def make_specs(cfg, seed: int, checkpoint: str, opponent_path: str = "seat_actor
     }
     return {
         "lh2_random": EnvSpec("lh2_random", **common),
-        "lh4_checkpoint": EnvSpec("lh4_checkpoint", checkpoint=checkpoint, opponent_path=opponent_path, **common),
+        "lh4_checkpoint": EnvSpec("lh4_checkpoint", checkpoint=checkpoint, **common),
+        **{
+            f"lh4_checkpoint_{path}": EnvSpec(
+                f"lh4_checkpoint_{path}", checkpoint=checkpoint, opponent_path=path, **common
+            )
+            for path in compare
+        },
         "zero_cost": EnvSpec(
             "zero_cost",
             zero_observation=obs.copy(),
@@ -897,21 +914,22 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="train_throughput.") as tmp:
         tmp_dir = Path(tmp)
         checkpoint = make_checkpoint(cfg, seed, tmp_dir)
-        specs = make_specs(cfg, seed, checkpoint, args.opponent_path)
+        specs = make_specs(cfg, seed, checkpoint, args.compare)
+        settings = settings_for(args.compare)
         if args.profile:
             profile(specs["lh4_checkpoint"], args.profile, seed, args.top)
             return 0
         clock_cost = clock_overhead()
         cases: dict[str, Case] = {}
         try:
-            for s in SETTINGS:
+            for s in settings:
                 progress(f"building and warming up {s} ({args.n_envs} env(s), {args.vec_env}) ...")
                 cases[s] = build_case(s, specs[s], cfg, args.n_envs, args.vec_env, tmp_dir / "tb")
                 cases[s].model.learn(cfg.ppo.n_steps * args.n_envs, reset_num_timesteps=True, tb_log_name="warmup")
-            runs: dict[str, list[dict[str, Any]]] = {s: [] for s in SETTINGS}
+            runs: dict[str, list[dict[str, Any]]] = {s: [] for s in settings}
             wall0 = time.perf_counter()
             for rep in range(args.repeats):
-                order = SETTINGS[rep % len(SETTINGS) :] + SETTINGS[: rep % len(SETTINGS)]  # rotate the order
+                order = settings[rep % len(settings) :] + settings[: rep % len(settings)]  # rotate the order
                 for s in order:
                     r = measure(cases[s], args.timesteps)
                     runs[s].append(r)
@@ -928,7 +946,7 @@ def main(argv: list[str] | None = None) -> int:
         bds: dict[str, dict[str, Any]] = {}
         if not args.no_breakdown:
             frames = args.breakdown_frames or args.timesteps
-            for s in ("lh2_random", "lh4_checkpoint"):
+            for s in settings[:-1]:
                 progress(f"breakdown: {s} alone, {frames} frames ...")
                 bds[s] = breakdown(s, specs[s], frames, seed, clock_cost)
     load_end = load_info()
@@ -942,7 +960,7 @@ def main(argv: list[str] | None = None) -> int:
         vec_name = "BatchedGameVecEnv (the zero-cost env: DummyVecEnv)"
     print(
         f"# MaskablePPO training throughput: {args.repeats} repeats x {args.timesteps:,} frames per setting "
-        f"(medians), {args.n_envs} env(s), {vec_name}, checkpoint opponent through {args.opponent_path}\n"
+        f"(medians), {args.n_envs} env(s), {vec_name}\n"
     )
     print(markdown_table(rows))
     print()
@@ -1002,7 +1020,7 @@ def main(argv: list[str] | None = None) -> int:
                     "repeats": args.repeats,
                     "n_envs": args.n_envs,
                     "vec_env": args.vec_env,
-                    "opponent_path": args.opponent_path,
+                    "compare": args.compare,
                     "config": args.config,
                     "overrides": args.overrides,
                     "seed": seed,

@@ -96,15 +96,27 @@ def test_opponent_paths(tmp_path):
 
     cfg = load_config(None, ["ppo.net_arch=[16]", "ppo.n_steps=32", "ppo.batch_size=32"])
     checkpoint = tt.make_checkpoint(cfg, 0, tmp_path)
+    specs = tt.make_specs(cfg, 0, checkpoint, tt.COMPARED_PATHS)
+    assert tuple(specs) == tt.settings_for(tt.COMPARED_PATHS)
     seen = {}
-    for path in tt.OPPONENT_PATHS:
-        spec = tt.make_specs(cfg, 0, checkpoint, path)["lh4_checkpoint"]
-        inner = tt.make_vec(spec, 2, "batched").venv.venv
+    for setting in ("lh4_checkpoint", "lh4_checkpoint_act", "lh4_checkpoint_act_batch"):
+        inner = tt.make_vec(specs[setting], 2, "batched").venv.venv
         inner.reset()
         for _ in range(20):
             inner.step(np.stack(inner.env_method("action_masks")).argmax(axis=1))
         actors = [a for g in inner.envs for a in g.seat_actors.values()]
-        seen[path] = (inner.batch_calls, {type(a) for a in actors})
-    assert seen["seat_actor"] == (0, {SeatActor})
-    assert seen["act"] == (0, {tt.PlainAct})
-    assert seen["act_batch"][0] > 0 and seen["act_batch"][1] == {tt.BatchOnly}
+        seen[setting] = (inner.batch_calls, {type(a) for a in actors})
+    assert seen["lh4_checkpoint"] == (0, {SeatActor})
+    assert seen["lh4_checkpoint_act"] == (0, {tt.PlainAct})
+    assert seen["lh4_checkpoint_act_batch"][0] > 0 and seen["lh4_checkpoint_act_batch"][1] == {tt.BatchOnly}
+
+
+def test_compared_path_is_a_setting_of_its_own(tmp_path, capsys):
+    out = tmp_path / "result.json"
+    tiny = ["--set", "ppo.n_steps=32", "--set", "ppo.batch_size=32", "--set", "ppo.n_epochs=1"]
+    args = ["--timesteps", "32", "--repeats", "1", "--breakdown-frames", "30", "--compare", "act", "--json", str(out)]
+    assert tt.main([*args, *tiny, "--set", "ppo.net_arch=[16]"]) == 0
+    assert "(numpy act)" in capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert [r["setting"] for r in data["results"]] == list(tt.settings_for(["act"]))
+    assert data["breakdown"]["lh4_checkpoint_act"]["parts"]["opponent_act"]["calls_per_frame"] > 0
