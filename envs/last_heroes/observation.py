@@ -150,7 +150,6 @@ _MEMO_CAP = 1 << 15  # entries per table; a table that fills up is cleared
 
 
 _FIFTHS: dict[tuple[int, ...], np.ndarray] = {}
-_CAPPED_FIFTHS: dict[tuple[int, ...], np.ndarray] = {}
 _MAGAZINES: dict[tuple[int, int, int, int], np.ndarray] = {}
 
 
@@ -161,16 +160,6 @@ def _fifths(counts: tuple[int, ...]) -> np.ndarray:
         if len(_FIFTHS) >= _MEMO_CAP:
             _FIFTHS.clear()
         a = _FIFTHS[counts] = np.array([x / 5.0 for x in counts], np.float32)
-    return a
-
-
-def _capped_fifths(counts: tuple[int, ...]) -> np.ndarray:
-    """min(counts / 5, 1) (the discard pile, the cards in opponents' hands)."""
-    a = _CAPPED_FIFTHS.get(counts)
-    if a is None:
-        if len(_CAPPED_FIFTHS) >= _MEMO_CAP:
-            _CAPPED_FIFTHS.clear()
-        a = _CAPPED_FIFTHS[counts] = np.array([x / 5.0 if x < 5 else 1.0 for x in counts], np.float32)
     return a
 
 
@@ -330,6 +319,11 @@ def _columns(state, out: np.ndarray, memo: dict) -> None:
     """The battlefield parts that do not depend on the observer."""
     for c in range(state.n):
         out[c * COLUMN_SIZE : (c + 1) * COLUMN_SIZE] = _column(state, c, memo)
+
+
+def _discard(state, out: np.ndarray) -> None:
+    for k, x in enumerate(state.discard):
+        out[k] = x / 5.0 if x < 5 else 1.0
 
 
 def _decks(state, out: np.ndarray) -> None:
@@ -537,14 +531,16 @@ def encode(state, seat: int) -> np.ndarray:
     ver = state._cards_ver
     if ver != v.cards_ver:
         if cache.cards_ver != ver:
-            cache.discard[:] = _capped_fifths(tuple(state.discard))
+            _discard(state, cache.discard)
             cache.cards_ver = ver
         obs[X : X + NUM_KINDS] = cache.discard
         v.cards_ver = ver
     ver = state._hands_ver - state._hand_ver[seat]  # changes exactly when an opponent's hand does
     if ver != v.others_ver:
-        # kinds not in play have no cards anywhere: 0, as in the all-zero start
-        obs[_OTHERS : _OTHERS + NUM_KINDS] = _capped_fifths(tuple(map(int.__sub__, state._hand_tot, state.hands[seat])))
+        total, hand = state._hand_tot, state.hands[seat]
+        for k in state.game.kinds_in_play:
+            x = total[k] - hand[k]
+            obs[_OTHERS + k] = x / 5.0 if x < 5 else 1.0
         v.others_ver = ver
 
     # pending sub-decision
