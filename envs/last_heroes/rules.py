@@ -300,7 +300,9 @@ class LastHeroesState(State):
         self.penalty_lost = 0
         self._rewards = [0.0] * n
         self._mask: np.ndarray | None = None
-        self._phi: list[float] | None = None  # shaping potentials of this state, once computed
+        # Shaping potentials of this state once computed; None again wherever VP, a wheel or the
+        # artefacts held change (the only inputs of _potentials).
+        self._phi: list[float] | None = None
         self._seat_ver = [0] * n
         self._board_ver = 0
         self._cards_ver = 0
@@ -568,7 +570,7 @@ class LastHeroesState(State):
         if shaping:
             before = self._phi
             if before is None:
-                before = self._potentials()
+                before = self._phi = self._potentials()
         self._mask = None
         handler, args = _HANDLERS[action]
         handler(self, *args)
@@ -578,9 +580,15 @@ class LastHeroesState(State):
         else:
             self._rewards = [0.0] * self.n
         if shaping:
-            # The potentials after this action are those before the next one.
-            after = self._phi = self._potentials() if self.end_case is None else [0.0] * self.n
-            if after != before:
+            # The potentials after this action are those before the next one; still ``before``
+            # unless the action changed a score.
+            after = self._phi
+            if self.end_case is not None:
+                after = [0.0] * self.n
+            elif after is None:
+                after = self._potentials()
+            self._phi = after
+            if after is not before:
                 self._rewards = [r + shaping * (a - b) for r, a, b in zip(self._rewards, after, before)]
 
     def _potentials(self) -> list[float]:
@@ -676,6 +684,7 @@ class LastHeroesState(State):
         self.load_used.append((owner, slot))
         if owner != seat:
             self.wheel[owner] += 1
+            self._phi = None
             self.ammo_from_opponents += 1
         self._touch_seat(owner)
         self._sourced(seat)
@@ -729,6 +738,7 @@ class LastHeroesState(State):
         self.board[column][level] = NO
         self.kills[seat].append(monster)
         self.vp[seat] += game.monster_vp[monster]
+        self._phi = None
         self.killed_this_turn = True
         # 3. A standee on the killed monster goes back to its owner.
         owner = self.standee_on[column][level]
@@ -752,6 +762,7 @@ class LastHeroesState(State):
             self.tile_state[power] = HELD
             self.tile_holder[power] = winner
             self.artefacts[winner].append(power)
+            self._phi = None
             self._touch_seat(winner)
             if all(p == NO for p in self.pedestal):
                 self.all_artefacts_held = True
@@ -809,6 +820,7 @@ class LastHeroesState(State):
                 if self.game.options["score_floor"] is not None:
                     after = max(after, self.game.options["score_floor"])
                 self.wheel[seat] = after
+                self._phi = None
                 self.penalty_lost += before - after
                 self._touch_seat(seat)
         # 2. No kill this turn: the standee comes back and its breach closes.
