@@ -164,3 +164,15 @@ def test_single_agent_env_and_evaluation_play_checkpoints_through_seat_actors(tm
     policy = CheckpointPolicy(path)
     for seed in range(3):
         assert play_game(game, [policy] * 4, seed) == play_game(game, [ActWithoutSeatActor(policy)] * 4, seed)
+
+
+def test_without_numba_a_seat_actor_is_the_policys_act(tmp_path, monkeypatch):
+    import training.checkpoints as checkpoints
+
+    policy = CheckpointPolicy(checkpoint(tmp_path), env_id=ENV_ID, deterministic=False, seed=2)
+    twin = CheckpointPolicy(checkpoint(tmp_path), env_id=ENV_ID, deterministic=False, seed=2)
+    monkeypatch.setattr(checkpoints, "seat_step", None)
+    actor = policy.seat_actor()
+    stream = seat_streams(games=1, seed=5)
+    assert [actor.act(o, m) for _s, o, m in stream] == [twin.act(o, m) for _s, o, m in stream]
+    assert actor.incremental_updates == actor.rebuilds == 0  # the compiled path was never taken
