@@ -815,6 +815,17 @@ class NumpyMLPPolicy:
             raise ValueError(f"observation has length {x.size}, the policy expects {self.observation_size}")
         return x
 
+    def _as_mask(self, action_mask: np.ndarray) -> np.ndarray:
+        """``action_mask`` as a 1-D bool or signed-int vector (read in place when it is one, else
+        flattened and compared with 0); a wrong length is a ValueError."""
+        mask = action_mask
+        if type(mask) is not np.ndarray or mask.shape != self._mask_shape or mask.dtype.kind not in "bi":
+            mask = np.asarray(mask).reshape(-1)
+            if mask.shape[0] != self.num_actions:
+                raise ValueError(f"action mask has length {mask.shape[0]}, the policy has {self.num_actions} actions")
+            mask = mask != 0
+        return mask
+
     def _logits_one(self, observation: np.ndarray) -> np.ndarray:
         """Logits of one observation into a reused buffer (matrix-vector products; ``logits`` is batched)."""
         x = self._as_observation(observation)
@@ -842,12 +853,7 @@ class NumpyMLPPolicy:
         softmax over all actions with the illegal ones at probability 0, so the same action).
         """
         logits = self._logits_one(observation)
-        mask = action_mask
-        if type(mask) is not np.ndarray or mask.shape != self._mask_shape:
-            mask = np.asarray(mask).reshape(-1)
-            if mask.shape[0] != self.num_actions:
-                raise ValueError(f"action mask has length {mask.shape[0]}, the policy has {self.num_actions} actions")
-        legal = mask.nonzero()[0]
+        legal = self._as_mask(action_mask).nonzero()[0]
         if legal.shape[0] == 0:
             raise ValueError("the action mask allows no action")
         if self.deterministic:
@@ -952,12 +958,7 @@ class SeatActor:
         if seat_step is None:  # pragma: no cover - numba missing
             return policy.act(observation, action_mask, state)
         x = policy._as_observation(observation)
-        mask = action_mask
-        if type(mask) is not np.ndarray or mask.shape != policy._mask_shape or mask.dtype.kind not in "bi":
-            mask = np.asarray(mask).reshape(-1)
-            if mask.shape[0] != policy.num_actions:
-                raise ValueError(f"action mask has length {mask.shape[0]}, the policy has {policy.num_actions} actions")
-            mask = mask != 0
+        mask = policy._as_mask(action_mask)
         deterministic = policy.deterministic
         u = 0.0 if deterministic else policy.rng.random()
         rebuild = self._since_rebuild >= self.REBUILD_EVERY

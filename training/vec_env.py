@@ -10,7 +10,7 @@ time, as in SingleAgentEnv: random and heuristic policies, and checkpoints
 (:class:`~training.checkpoints.NumpyMLPPolicy`), whose seat actor is one compiled call with an
 incrementally updated first layer and costs less per decision than its share of a batched product
 (with 8 Last Heroes 4-player games, about 2.7 decisions of one policy wait at once: the env cost
-35% less per frame with seat actors than with ``act_batch``, ``benchmarks/train_throughput.py
+37% less per frame with seat actors than with ``act_batch``, ``benchmarks/train_throughput.py
 --n-envs 8 --vec-env batched``). Games that end are reset at once (their reset's opponent moves
 join the same rounds), as SB3's VecEnvs do, with the last observation in
 ``infos[i]["terminal_observation"]``.
