@@ -87,7 +87,7 @@ class EnvConfig:
 
     env_id: str = setting("last_heroes_v0", "registered env id (envs.ENV_IDS)")
     options: dict[str, Any] = setting(
-        {"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0},
+        {"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0, "engine": "compiled"},
         "env options passed to envs.make / the Game (num_players, reward_scheme, shaping_coef, "
         "auto_skip_forced, ...); the env's own option table says what each allows",
     )

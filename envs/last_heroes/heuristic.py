@@ -210,6 +210,7 @@ class HeuristicBot:
         bug: with ``strict=True`` it raises, otherwise the first legal action is played instead."""
         if state.is_terminal():
             raise ValueError("the game is over: there is no action to choose")
+        state = state.reference()  # the Python state (a compiled one rebuilds it once per position)
         self.p = self._by_n[state.n]
         phase = state.phase
         if phase == MAIN:

@@ -105,6 +105,14 @@ OPTION_SPEC: tuple[Option, ...] = (
         "weapon and monster tables",
         check=_content_ok,
     ),
+    Option(
+        "engine",
+        "python",
+        '"python" or "compiled"',
+        "rules engine: the Python reference, or the same rules compiled with numba (several times "
+        "faster per step; same transitions, observations and rewards)",
+        choices=("python", "compiled"),
+    ),
 )
 
 
@@ -205,16 +213,29 @@ class LastHeroesGame(Game):
         self.req_bright = tuple(counts(m.bright) for m in c.monsters)
         self.monster_vp = tuple(m.vp for m in c.monsters)
         self.monster_level = tuple(m.level for m in c.monsters)
+        # The compiled engine imports this module, so it too is bound here.
+        self.compiled = o["engine"] == "compiled"
+        if self.compiled:
+            from envs.last_heroes import compiled
+
+            self.compiled_array = compiled.game_array(self)
 
     def max_game_length(self) -> int:
         # 2 setup picks each, 8 decisions per turn at most, 7 for the one-off powers (docs 6.3).
         return 82 * self.num_players + 7
 
-    def new_state(self, seed: int | None = None) -> LastHeroesState:
-        return LastHeroesState.new(self, seed)
+    def new_state(self, seed: int | None = None) -> State:
+        return self._engine_state(LastHeroesState.new(self, seed))
 
-    def state_from_json(self, data: dict[str, Any]) -> LastHeroesState:
-        return LastHeroesState.from_json(self, data)
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return self._engine_state(LastHeroesState.from_json(self, data))
+
+    def _engine_state(self, state: LastHeroesState) -> State:
+        if self.compiled:
+            from envs.last_heroes.compiled import CompiledState
+
+            return CompiledState(self, state)
+        return state
 
 
 class LastHeroesState(State):
@@ -316,6 +337,10 @@ class LastHeroesState(State):
 
     def _count_hands(self) -> None:
         self._hand_tot = [sum(column) for column in zip(*self.hands)]
+
+    def reference(self) -> LastHeroesState:
+        """The pure-Python state equal to this one: itself (a compiled state rebuilds one)."""
+        return self
 
     # -- contract: status -----------------------------------------------------------------
     def is_terminal(self) -> bool:

@@ -56,7 +56,8 @@ def test_defaults_are_the_quickstart():
     assert default == TrainConfig() == load_config(CONFIG_DIR / "quickstart.yaml")
     assert "quickstart" in TrainConfig.__doc__
     assert default.env == EnvConfig(
-        env_id="last_heroes_v0", options={"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0}
+        env_id="last_heroes_v0",
+        options={"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0, "engine": "compiled"},
     )
     assert default.run.exp_name == "quickstart"
     # modest enough to train on 2 cores in minutes; the rollout holds several minibatches
@@ -74,6 +75,7 @@ def test_mutable_defaults_are_not_shared():
         "num_players": 2,
         "auto_skip_forced": True,
         "shaping_coef": 1.0,
+        "engine": "compiled",
     }
     assert b.selfplay.baselines == {"random": 0.2, "heuristic": 0.4}
 
@@ -247,7 +249,7 @@ def test_overrides_set_scalars_lists_and_nested_env_options():
         base, ["run.seed=3", "ppo.net_arch=[64,64]", "env.options.num_players=4", "run.progress=false"]
     )
     assert cfg.run.seed == 3 and cfg.ppo.net_arch == [64, 64] and cfg.run.progress is False
-    assert cfg.env.options == {"num_players": 4, "auto_skip_forced": True, "shaping_coef": 1.0}
+    assert cfg.env.options == {"num_players": 4, "auto_skip_forced": True, "shaping_coef": 1.0, "engine": "compiled"}
     assert base == TrainConfig(), "the input config is not changed"
 
 
@@ -305,6 +307,7 @@ def test_dumped_yaml_lists_every_section_and_plain_values():
         "num_players": 2,
         "auto_skip_forced": True,
         "shaping_coef": 1.0,
+        "engine": "compiled",
     }
 
 

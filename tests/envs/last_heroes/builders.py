@@ -19,6 +19,9 @@ from typing import Any
 from envs.last_heroes.content import DEFAULT, NUM_KINDS, POWERS
 
 POWER_NAMES = tuple(p[0] for p in POWERS)
+# The rules engine of the positions built here; test modules run their scenarios on both engines
+# by setting it (see the ``engine`` fixture of test_scenarios.py).
+ENGINE = "python"
 TYPES = ("Fire", "Bolts", "Poison", "Energy", "Bullets")
 FIRE, BOLTS, POISON, ENERGY, BULLETS = range(5)
 
@@ -95,6 +98,7 @@ class Position:
         from envs.last_heroes.rules import LastHeroesGame
 
         self.n = n
+        options.setdefault("engine", ENGINE)
         self.game = LastHeroesGame(num_players=n, first_player=first, **options)
         board = [[DEFAULT_BOARD[lv][c] for lv in range(3)] for c in range(n)]
         on_board = {m for col in board for m in col}

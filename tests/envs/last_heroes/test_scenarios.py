@@ -3,7 +3,8 @@
 Positions are built as ``to_json()`` dicts (tests/envs/last_heroes/builders.py) and rebuilt with
 ``game.state_from_json``. Action ids always come from the layout; ``test_layout_matches_spec_ids``
 pins the literal ids the spec quotes. Levels in this file are the spec's 1..3 (the engine and the
-JSON use 0..2); the helpers below convert.
+JSON use 0..2); the helpers below convert. Every scenario built from a Position runs on both rules
+engines (the ``engine`` fixture).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from envs.last_heroes.content import DEFAULT, NUM_KINDS
 from envs.last_heroes.env import raw_env
 from envs.last_heroes.observation import SEAT, SEAT_SIZE, S
 from envs.last_heroes.rules import LastHeroesGame
+from tests.envs.last_heroes import builders
 from tests.envs.last_heroes.builders import (
     BOLTS_P1,
     BOLTS_P2,
@@ -43,6 +45,13 @@ from tests.envs.last_heroes.builders import (
     counts,
     powers_to_kinds,
 )
+
+
+@pytest.fixture(autouse=True, params=["python", "compiled"])
+def engine(request, monkeypatch):
+    """The rules engine of every Position built by the test."""
+    monkeypatch.setattr(builders, "ENGINE", request.param)
+    return request.param
 
 
 # -- action ids, through the layout only ----------------------------------------------------------
