@@ -190,22 +190,17 @@ class SingleAgentEnv(gym.Env):
         cooperative, learner, skip_forced = self.cooperative, self.learner, self.auto_skip_forced
         while not (state.is_terminal() or state.is_truncated()):
             seat = state.current_player
-            mask = state.legal_mask()
             if cooperative or seat == learner:
-                if not skip_forced:
-                    break
-                legal = mask.nonzero()[0]
-                if len(legal) != 1:
+                if not skip_forced or state.num_legal() != 1:
                     break
                 observer = seat
             else:
-                legal = mask.nonzero()[0]
-                if len(legal) != 1:
+                if state.num_legal() != 1:
                     self.pending_seat = seat
-                    self.pending_mask = mask
+                    self.pending_mask = state.legal_mask()
                     return
                 observer = learner
-            state.apply(int(legal[0]))
+            state.apply(int(state.legal_mask().argmax()))  # the one legal action
             self._reward += state.rewards()[observer]
         self.pending_seat = None
         self.pending_mask = None

@@ -103,6 +103,10 @@ class State(ABC):
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_mask()).tolist()
 
+    def num_legal(self) -> int:
+        """How many actions are legal now (a state that knows it without a scan may override)."""
+        return int(np.count_nonzero(self.legal_mask()))
+
     @abstractmethod
     def apply(self, action: int) -> None:
         """Play ``action`` for ``current_player``; raise :class:`IllegalActionError` if illegal."""

@@ -1036,7 +1036,8 @@ class CompiledState(State):
     def apply(self, action: int) -> None:
         if not (isinstance(action, (int, np.integer)) and 0 <= action < NUM_ACTIONS and self._mask[action]):
             raise self.illegal_action_error(action)
-        self.apply_legal(int(action))
+        self._ref = None
+        self._legal = _apply(self.s, self._g, int(action), self._shaping, self._rewards, self._mask)
 
     def apply_legal(self, action: int) -> None:
         """:meth:`apply` without the legality check (for a caller that has just checked it)."""
