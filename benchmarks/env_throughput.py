@@ -106,10 +106,13 @@ class Case:
     api: str  # "env" (AEC API) or "state" (rules State directly)
     source: str  # "herozoo" or "pettingzoo"
     make: Callable[[], Any]  # builds the env (or the Game, for "state")
+    engine: str | None = None  # the Game's rules engine, for games that offer a choice
 
     @property
     def label(self) -> str:
-        return f"{self.env_id} ({self.source})" if self.source == "pettingzoo" else self.env_id
+        if self.source == "pettingzoo":
+            return f"{self.env_id} ({self.source})"
+        return f"{self.env_id} [{self.engine}]" if self.engine else self.env_id
 
 
 def _pettingzoo_module(env_id: str):
@@ -136,13 +139,19 @@ def build_cases(only: list[str] | None, players: list[int] | None) -> list[Case]
         if env_id not in wanted:
             continue
         game_cls = envs.game_class(env_id)
+        # every rules engine of a game that has more than one (its "engine" option), else just one
+        engine_option = next((o for o in game_cls.option_spec if o.name == "engine"), None)
+        engines = engine_option.choices if engine_option is not None else (None,)
         for n in range(game_cls.min_players, game_cls.max_players + 1):
             if players and n not in players:
                 continue
-            make_env = lambda e=env_id, n=n: envs.make(e, num_players=n)  # noqa: E731
-            make_game = lambda g=game_cls, n=n: g(num_players=n)  # noqa: E731
-            cases.append(Case(f"{env_id}/n={n}/env", env_id, n, "env", "herozoo", make_env))
-            cases.append(Case(f"{env_id}/n={n}/state", env_id, n, "state", "herozoo", make_game))
+            for engine in engines:
+                opts = {"num_players": n} if engine is None else {"num_players": n, "engine": engine}
+                make_env = lambda e=env_id, o=opts: envs.make(e, **o)  # noqa: E731
+                make_game = lambda g=game_cls, o=opts: g(**o)  # noqa: E731
+                tag = f"/{engine}" if engine else ""
+                cases.append(Case(f"{env_id}/n={n}{tag}/env", env_id, n, "env", "herozoo", make_env, engine))
+                cases.append(Case(f"{env_id}/n={n}{tag}/state", env_id, n, "state", "herozoo", make_game, engine))
     return cases
 
 
@@ -272,6 +281,7 @@ def summarize(cases: list[Case], runs: dict[str, list[dict[str, float]]]) -> lis
                 "source": c.source,
                 "players": c.players,
                 "api": c.api,
+                "engine": c.engine,
                 "decisions_per_cpu_s": med,
                 "us_per_decision": statistics.median(r["us_per_decision"] for r in reps),
                 "decisions_per_game": statistics.median(r["decisions_per_game"] for r in reps),
@@ -301,6 +311,8 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         api = "env() AEC" if r["api"] == "env" else "State (no driver)"
         label = f"{r['env_id']} (PettingZoo)" if r["source"] == "pettingzoo" else r["env_id"]
+        if r.get("engine"):
+            label += f" [{r['engine']}]"
         us = r["us_per_decision"]
         out.append(
             f"| {label} | {r['players']} | {api} | {_n(r['decisions_per_cpu_s'])} | {_n(us, 1 if us < 100 else 0)} "
@@ -311,15 +323,16 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
 
 
 def driver_overhead_lines(rows: list[dict[str, Any]]) -> list[str]:
-    by = {(r["env_id"], r["players"], r["api"]): r for r in rows}
+    by = {(r["env_id"], r["players"], r.get("engine"), r["api"]): r for r in rows}
     lines = []
-    for (env_id, n, api), r in by.items():
-        if api != "env" or (env_id, n, "state") not in by:
+    for (env_id, n, engine, api), r in by.items():
+        if api != "env" or (env_id, n, engine, "state") not in by:
             continue
-        s = by[(env_id, n, "state")]
+        s = by[(env_id, n, engine, "state")]
         extra = r["us_per_decision"] - s["us_per_decision"]
+        name = f"{env_id} [{engine}]" if engine else env_id
         lines.append(
-            f"- {env_id}, {n} players: env() {r['us_per_decision']:.0f} µs vs State {s['us_per_decision']:.0f} µs "
+            f"- {name}, {n} players: env() {r['us_per_decision']:.0f} µs vs State {s['us_per_decision']:.0f} µs "
             f"per decision: the AEC driver and loop add {extra:.0f} µs ({100 * extra / r['us_per_decision']:.0f}% "
             f"of the env() cost)"
         )

@@ -1058,10 +1058,28 @@ class CompiledState(State):
         return out[: self.n].tolist()
 
     def scores(self) -> list[float]:
-        return self.reference().scores()
+        s, n = self.s, self.n
+        bonus = ARTEFACT_VP if s[END] == 1 else 0
+        return [int(s[VP + i] + s[WHEEL + i] + bonus * s[NARTS + i]) for i in range(n)]
 
     def winners(self) -> list[int]:
-        return self.reference().winners()
+        """Seats tied at the top on (score, monsters killed)."""
+        keys = [(sc, int(self.s[NKILLS + i])) for i, sc in enumerate(self.scores())]
+        best = max(keys)
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def info(self) -> dict[str, Any]:
+        # on the array: the AEC driver asks after every step
+        s = self.s
+        d: dict[str, Any] = {"phase": PHASES[s[PHASE]], "round": int(s[ROUND])}
+        if s[END] != 0:
+            d.update(
+                final_scores=self.scores(),
+                winners=self.winners(),
+                end_case=END_CASES[s[END]],
+                monsters_killed=s[NKILLS : NKILLS + self.n].tolist(),
+            )
+        return d
 
     # -- everything else, on the reference ------------------------------------------------------
     def reference(self) -> LastHeroesState:
@@ -1083,9 +1101,6 @@ class CompiledState(State):
 
     def render(self, seat: int | None = None) -> str:
         return self.reference().render(seat)
-
-    def info(self) -> dict[str, Any]:
-        return self.reference().info()
 
     def to_json(self) -> dict[str, Any]:
         return self.reference().to_json()
