@@ -125,12 +125,18 @@ _STATE_BLOCKS = (
     # statistics: Ammo taken from opponents, wheel points lost to penalties
     ("scalars", 18),
 )
-_AT: dict[str, int] = {}
-_at = 0
-for _name, _size in _STATE_BLOCKS:
-    _AT[_name] = _at
-    _at += _size
-STATE_SIZE = _at
+
+
+def _offsets(blocks) -> tuple[dict[str, int], int]:
+    """Offset of each (name, size) block laid end to end, and the total size."""
+    out, at = {}, 0
+    for name, size in blocks:
+        out[name] = at
+        at += size
+    return out, at
+
+
+_AT, STATE_SIZE = _offsets(_STATE_BLOCKS)
 
 HANDS, KNOWN, MAGK, MAGA = _AT["hands"], _AT["known"], _AT["mag_kind"], _AT["mag_ammo"]
 JOK, WHEEL, LOADED, LPOW = _AT["jokers"], _AT["wheel"], _AT["loaded"], _AT["loaded_power"]
@@ -155,12 +161,7 @@ _GAME_BLOCKS = (
     ("req_bright", MAX_MONSTERS * 3),
     ("monster_vp", MAX_MONSTERS),
 )
-_GAT: dict[str, int] = {}
-_at = 0
-for _name, _size in _GAME_BLOCKS:
-    _GAT[_name] = _at
-    _at += _size
-GAME_SIZE = _at
+_GAT, GAME_SIZE = _offsets(_GAME_BLOCKS)
 GN, GART, GARTEND, GFLOORON, GFLOOR, GOPEN, GSCHEME, GSHAPEART = range(8)
 KTYPE, KPOW, KAMMO, INPLAY = _GAT["kind_type"], _GAT["kind_power"], _GAT["kind_ammo"], _GAT["in_play"]
 RFULL, RBRIGHT, MVP = _GAT["req_full"], _GAT["req_bright"], _GAT["monster_vp"]

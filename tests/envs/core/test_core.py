@@ -162,3 +162,17 @@ def test_unknown_driver_or_game_option_is_named():
         relay_env(speed=3)
     with pytest.raises(ValueError, match='illegal_action must be "raise" or "penalize"'):
         relay_env(illegal_action="ignore")
+
+
+def test_num_legal_counts_the_mask_over_whole_games():
+    from tests.toys import RelayGame
+
+    game = RelayGame(num_players=3)
+    rng = np.random.default_rng(0)
+    for seed in range(20):
+        state = game.new_state(seed)
+        while not (state.is_terminal() or state.is_truncated()):
+            mask = state.legal_mask()
+            assert state.num_legal() == len(np.flatnonzero(mask)) == len(state.legal_actions())
+            state.apply(int(rng.choice(np.flatnonzero(mask))))
+        assert state.num_legal() == 0  # nothing is legal once the game is over
