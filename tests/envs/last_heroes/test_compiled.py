@@ -123,6 +123,15 @@ def test_section_9_invariants_hold_on_the_compiled_engine(n, variant):
         assert isinstance(run.s, CompiledState) and run.s.is_terminal()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_section_9_invariants_hold_on_the_compiled_engine_slow(n, variant):
+    game = make_game(n, engine="compiled", **VARIANTS[variant])
+    for seed in range(200_000 + 1000 * n, 200_000 + 1000 * n + 100):
+        assert Run(game, seed, POLICIES[seed % 3], deep_steps=3).play().s.is_terminal()
+
+
 def test_clone_is_independent_and_replays_identically():
     game = LastHeroesGame(num_players=4, engine="compiled", shaping_coef=0.5)
     state = game.new_state(3)
