@@ -167,10 +167,9 @@ class TurnBasedEnv(AECEnv):
         state = self.state
         total = list(rewards)
         while not (state.is_terminal() or state.is_truncated()):
-            legal = np.flatnonzero(state.legal_mask())
-            if len(legal) != 1:
+            if state.num_legal() != 1:
                 break
-            self._apply_legal[1](state, int(legal[0]))
+            self._apply_legal[1](state, int(state.legal_mask().argmax()))  # the one legal action
             total = [a + b for a, b in zip(total, state.rewards())]
         return total
 

@@ -219,6 +219,7 @@ class LastHeroesGame(Game):
             from envs.last_heroes import compiled
 
             self.compiled_array = compiled.game_array(self)
+            self._compiled_state = compiled.CompiledState
 
     def max_game_length(self) -> int:
         # 2 setup picks each, 8 decisions per turn at most, 7 for the one-off powers (docs 6.3).
@@ -231,11 +232,7 @@ class LastHeroesGame(Game):
         return self._engine_state(LastHeroesState.from_json(self, data))
 
     def _engine_state(self, state: LastHeroesState) -> State:
-        if self.compiled:
-            from envs.last_heroes.compiled import CompiledState
-
-            return CompiledState(self, state)
-        return state
+        return self._compiled_state(self, state) if self.compiled else state
 
 
 class LastHeroesState(State):
