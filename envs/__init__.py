@@ -16,6 +16,19 @@ _REGISTRY = {
 ENV_IDS: tuple[str, ...] = tuple(_REGISTRY)
 
 
+def register(env_id: str, module: str) -> None:
+    """Register a game of your own: ``module`` (an import path) defines ``GAME`` (its Game class),
+    ``env`` / ``raw_env`` (``envs.core.make_env_factories(GAME)``) and ``HeuristicBot``. It then
+    works everywhere an env id does: ``make``, training configs, evaluation, the conformance kit."""
+    global ENV_IDS
+    if not isinstance(env_id, str) or not env_id:
+        raise ValueError(f"env id must be a non-empty string, got {env_id!r}")
+    if env_id in _REGISTRY and _REGISTRY[env_id] != module:
+        raise ValueError(f"env id {env_id!r} is already registered to {_REGISTRY[env_id]}")
+    _REGISTRY[env_id] = module
+    ENV_IDS = tuple(_REGISTRY)
+
+
 def _module(env_id: str):
     try:
         return importlib.import_module(_REGISTRY[env_id])
@@ -42,4 +55,4 @@ def heuristic_bot(env_id: str, seed: int | None = None):
     return _module(env_id).HeuristicBot(seed=seed)
 
 
-__all__ = ["ENV_IDS", "game_class", "heuristic_bot", "make", "make_raw"]
+__all__ = ["ENV_IDS", "game_class", "heuristic_bot", "make", "make_raw", "register"]

@@ -5,7 +5,9 @@ active one, a multi-step turn, and truncation by a safety cap.
 Relay: the team must bring a shared counter to exactly ``target``. The active seat plays
 ``ADD(1)`` or ``ADD(2)``; a die then adds 0 or 1. When the die adds 1, the *previous* seat
 decides ``KEEP`` or ``UNDO`` for that bonus. Reaching the target wins (+1 to everyone),
-overshooting loses (-1 to everyone), and ``max_steps`` decisions truncate the game (0).
+overshooting loses (-1 to everyone), and ``max_steps`` decisions truncate the game (0 reward; the
+outcome counts it as a loss for the team). The die is ``state.chance.roll(2)``, so a test can
+script it (``state.chance.script([1, 0])``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from envs.core import ActionLayout, Game, ObservationLayout, Option, State
+from envs.core import ActionLayout, Game, ObservationLayout, Option, Outcome, State
 from envs.core.aec import make_env_factories
-from envs.core.options import is_int_in
+from envs.core.chance import Chance
+from envs.core.options import is_int_in, num_players_option, reward_scheme_option
 
 LAYOUT = ActionLayout([("ADD", {"amount": 2}, "add 1 or 2"), ("KEEP", {}, "keep the bonus"), ("UNDO", {}, "undo it")])
 OBS = ObservationLayout([("counter", 1, "counter / target"), ("seat", 4, "relative seat to act"), ("phase", 2, "")])
@@ -29,8 +32,8 @@ class RelayGame(Game):
     action_layout = LAYOUT
     observation_layout = OBS
     option_spec = (
-        Option("num_players", 2, "1..4", "seats", check=is_int_in(1, 4)),
-        Option("reward_scheme", "win_loss", '"win_loss"', "team result", choices=("win_loss",)),
+        num_players_option(1, 4, 2),
+        reward_scheme_option("win_loss", ("win_loss",)),
         Option("target", 10, "an integer 3..50", "the counter to reach", check=is_int_in(3, 50)),
         Option("max_steps", 200, "an integer >= 1", "truncation cap", check=is_int_in(1, 10_000)),
     )
@@ -39,19 +42,18 @@ class RelayGame(Game):
         return self.options["max_steps"]
 
     def new_state(self, seed=None) -> RelayState:
-        return RelayState(self, np.random.default_rng(seed))
+        return RelayState(self, Chance(seed))
 
     def state_from_json(self, data: dict[str, Any]) -> RelayState:
-        s = RelayState(self, np.random.default_rng())
+        s = RelayState(self, Chance.from_json(data["chance"]))
         s.counter, s.current_player, s.active = data["counter"], data["current_player"], data["active"]
         s.phase, s.steps, s.result = data["phase"], data["steps"], data["result"]
-        s.rng.bit_generator.state = data["rng"]
         return s
 
 
 class RelayState(State):
-    def __init__(self, game: RelayGame, rng: np.random.Generator):
-        self.game, self.rng = game, rng
+    def __init__(self, game: RelayGame, chance: Chance):
+        self.game, self.chance = game, chance
         self.counter = 0
         self.current_player = 0
         self.active = 0
@@ -82,7 +84,7 @@ class RelayState(State):
         name, args = LAYOUT.decode(action)
         if name == "ADD":
             self.counter += args[0] + 1
-            if self.rng.random() < 0.5 and n > 1:
+            if n > 1 and self.chance.roll(2) == 1:
                 self.counter += 1
                 self.phase = 1
                 self.current_player = (self.active - 1) % n
@@ -107,6 +109,19 @@ class RelayState(State):
     def _next(self) -> None:
         self.active = (self.active + 1) % self.game.num_players
         self.current_player = self.active
+
+    def outcome(self) -> Outcome | None:
+        if self.result is None:
+            return None
+        seats = tuple(range(self.game.num_players)) if self.result == "won" else ()
+        reason = {"won": "target reached", "lost": "target overshot", "truncated": "step cap reached"}[self.result]
+        return Outcome(seats, reason, truncated=self.result == "truncated")
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> RelayState:
+        """Nothing is hidden but the future: the same position with another generator."""
+        data = self.to_json()
+        data["chance"] = Chance(int(rng.integers(2**63))).to_json()
+        return self.game.state_from_json(data)
 
     def rewards(self) -> list[float]:
         return self._rewards
@@ -144,8 +159,25 @@ class RelayState(State):
             "phase": self.phase,
             "steps": self.steps,
             "result": self.result,
-            "rng": self.rng.bit_generator.state,
+            "chance": self.chance.to_json(),
         }
 
 
+class HeuristicBot:
+    """Plays Relay perfectly: ADD(2) while the gap is at least 2, else ADD(1) (a bonus die then lands
+    on the target or one past it), and KEEP a bonus only when it does not overshoot."""
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+
+    def act_state(self, state: RelayState) -> int:
+        gap = state.game.options["target"] - state.counter
+        if state.phase == 1:
+            return LAYOUT.encode("KEEP") if gap >= 0 else LAYOUT.encode("UNDO")
+        return LAYOUT.encode("ADD", 1 if gap >= 2 else 0)
+
+
+# The module is a registrable env (envs.register("relay_v0", "tests.toys")).
+GAME = RelayGame
 relay_env, relay_raw_env = make_env_factories(RelayGame)
+env, raw_env = relay_env, relay_raw_env

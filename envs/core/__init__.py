@@ -2,18 +2,24 @@
 
 from envs.core.actions import ActionLayout
 from envs.core.aec import TurnBasedEnv, make_env_factories
-from envs.core.game import Game, IllegalActionError, State
+from envs.core.chance import Chance
+from envs.core.game import Game, IllegalActionError, Outcome, State, play_forced
 from envs.core.observation import ObservationLayout
-from envs.core.options import Option, resolve_options
+from envs.core.options import DRIVER_OPTIONS, Option, resolve_options, split_options
 
 __all__ = [
+    "DRIVER_OPTIONS",
     "ActionLayout",
+    "Chance",
     "Game",
     "IllegalActionError",
     "ObservationLayout",
     "Option",
+    "Outcome",
     "State",
     "TurnBasedEnv",
     "make_env_factories",
+    "play_forced",
     "resolve_options",
+    "split_options",
 ]

@@ -29,27 +29,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.core.game import Game, State
-from envs.core.options import Option, is_bool
+from envs.core.game import Game, State, play_forced
+from envs.core.options import DRIVER_OPTIONS, split_options
 
-DRIVER_OPTIONS: tuple[Option, ...] = (
-    Option(
-        "illegal_action",
-        "raise",
-        '"raise" or "penalize"',
-        "raise IllegalActionError, or end the game with -1 for the offender and 0 for the others",
-        choices=("raise", "penalize"),
-    ),
-    Option(
-        "auto_skip_forced",
-        False,
-        "True or False",
-        "let the engine play every decision that has exactly one legal action",
-        check=is_bool,
-    ),
-    Option("render_mode", None, 'None, "ansi" or "human"', "text rendering", choices=(None, "ansi", "human")),
-)
-_DRIVER_NAMES = frozenset(o.name for o in DRIVER_OPTIONS)
+__all__ = ["DRIVER_OPTIONS", "TurnBasedEnv", "make_env_factories"]
 
 
 class TurnBasedEnv(AECEnv):
@@ -65,12 +48,8 @@ class TurnBasedEnv(AECEnv):
 
     def __init__(self, game_cls: type[Game], **options: Any):
         super().__init__()
-        driver = {o.name: o.validate(options.pop(o.name, o.default)) for o in DRIVER_OPTIONS}
-        known = sorted(_DRIVER_NAMES | {o.name for o in game_cls.option_spec})
-        unknown = sorted(set(options) - set(known))
-        if unknown:
-            raise ValueError(f"{game_cls.env_id}: unknown option(s) {unknown}; allowed options are {known}")
-        self.game: Game = game_cls(**options)
+        driver, game_options = split_options(game_cls, options)
+        self.game: Game = game_cls(**game_options)
         self.illegal_action: str = driver["illegal_action"]
         self.auto_skip_forced: bool = driver["auto_skip_forced"]
         self.render_mode: str | None = driver["render_mode"]
@@ -164,13 +143,8 @@ class TurnBasedEnv(AECEnv):
         """Play every forced decision (option ``auto_skip_forced``); returns the summed rewards."""
         if not self.auto_skip_forced:
             return rewards
-        state = self.state
         total = list(rewards)
-        while not (state.is_terminal() or state.is_truncated()):
-            if state.num_legal() != 1:
-                break
-            self._apply_legal[1](state, int(state.legal_mask().argmax()))  # the one legal action
-            total = [a + b for a, b in zip(total, state.rewards())]
+        play_forced(self.state, total, apply=self._apply_legal[1])
         return total
 
     def _after_apply(self, actor: str | None, rewards: list[float]) -> None:

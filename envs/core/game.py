@@ -15,15 +15,29 @@ The contract, as the shared AEC driver (``envs.core.aec``) uses it:
 - ``rewards()``: the reward of every seat produced by the last ``apply`` (terminal results and any
   shaping included), so cooperative games simply give every seat the same number;
 - ``is_terminal()`` / ``is_truncated()``: natural end, or a safety cap reached;
+- ``outcome()``: None while the game runs, then an :class:`Outcome`: who won and why. A
+  competitive game names its winning seats (several on a shared victory); a cooperative game
+  names every seat when the team won and none when it lost. Evaluation, ratings and the
+  learners' success flags read it, never the scores;
 - ``observe(seat)``: float32 vector with only what that seat may know;
 - ``describe_action(action)``, ``render(seat)``, ``info()``, ``clone()``, ``to_json()`` and
-  ``Game.state_from_json(data)``.
+  ``Game.state_from_json(data)``;
+- ``resample_hidden(seat, rng)``: a copy of the state in which everything ``seat`` cannot see is
+  dealt anew (other hands, deck orders), consistent with what it has seen. The conformance kit
+  checks through it that a seat's observation, and the heuristic bot's choice for that seat, do
+  not depend on hidden information (OpenSpiel's ``ResampleFromInfostate``).
+
+Chance that tests can script: games draw from an :class:`envs.core.chance.Chance`, whose next
+outcomes a test can set (see that module).
+
+:func:`play_forced` plays a state forward through decisions that have exactly one legal action.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -40,6 +54,33 @@ class IllegalActionError(ValueError):
         super().__init__(message)
         self.action = action
         self.legal = legal
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners``: the seats that won, in seat order. Competitive: one seat, or several sharing the
+    victory. Cooperative: every seat when the team won, none when it lost. ``reason`` says why the
+    game ended in the game's own words (``"all artefacts held"``, ``"warlord defeated"``,
+    ``"fortress deck exhausted"``...). ``truncated``: a safety cap ended the game; the game decides
+    what such an end counts as (a loss for a cooperative team, no winner in a competitive game).
+    """
+
+    winners: tuple[int, ...]
+    reason: str
+    truncated: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "winners", tuple(sorted(int(w) for w in self.winners)))
+
+    @property
+    def team_won(self) -> bool:
+        """Cooperative games: did the team win (the same as "somebody won")."""
+        return bool(self.winners)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason": self.reason, "truncated": self.truncated}
 
 
 class Game(ABC):
@@ -96,6 +137,13 @@ class State(ABC):
         """True when a safety cap ended the game before its natural end."""
         return False
 
+    def is_over(self) -> bool:
+        return self.is_terminal() or self.is_truncated()
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """None while the game runs; who won and why once it is over (see :class:`Outcome`)."""
+
     @abstractmethod
     def legal_mask(self) -> np.ndarray:
         """int8 array of length ``num_actions`` for ``current_player`` (all zeros at the end)."""
@@ -142,6 +190,12 @@ class State(ABC):
     @abstractmethod
     def clone(self) -> State: ...
 
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
+        """A copy with everything ``seat`` cannot see dealt anew (see the module doc).
+
+        A game of perfect information returns a plain clone."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement resample_hidden(seat, rng)")
+
     @abstractmethod
     def to_json(self) -> dict[str, Any]: ...
 
@@ -159,3 +213,29 @@ class State(ABC):
         if self.is_terminal():
             message = f"{what} is illegal: the game is over"
         return IllegalActionError(message, int(action) if isinstance(action, (int, np.integer)) else None, legal)
+
+
+def play_forced(
+    state: State,
+    totals: list[float] | None = None,
+    stop: Callable[[int], bool] | None = None,
+    apply: Callable[[State, int], None] | None = None,
+) -> int:
+    """Play every decision that has exactly one legal action, until a real choice or the end.
+
+    ``totals``: every seat's rewards of the forced moves are added into it. ``stop(seat)``: stop
+    before a forced decision of a seat for which it is true (that seat decides itself). ``apply``:
+    how to play the action (default ``type(state).apply``; a driver may pass ``apply_legal``).
+    Returns how many decisions were played.
+    """
+    played = 0
+    do = apply if apply is not None else type(state).apply
+    while not (state.is_terminal() or state.is_truncated()):
+        if state.num_legal() != 1 or (stop is not None and stop(state.current_player)):
+            break
+        do(state, int(state.legal_mask().argmax()))  # the one legal action
+        played += 1
+        if totals is not None:
+            for i, r in enumerate(state.rewards()):
+                totals[i] += r
+    return played

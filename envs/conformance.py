@@ -1,0 +1,268 @@
+"""The conformance kit: checks every herozoo game passes, written once (like ``pettingzoo.test``).
+
+Each ``check_*`` function takes a Game class and a player count (plus a few bounds), plays games
+with a seeded generator and raises ``AssertionError`` saying what broke, at which seed and step.
+``tests/test_conformance.py`` runs them all over every registered env id and every player count,
+so a new game registers and gets all of it:
+
+- :func:`check_pettingzoo_api`: PettingZoo's ``api_test`` and ``seed_test`` pass on the AEC env;
+- :func:`check_random_games`: while a game runs, a non-empty mask, no outcome and ``current_player``
+  in range; it ends within ``max_game_length()`` decisions; then an outcome whose winners are
+  seats (cooperative: all or none), ``win_loss`` returns of +1 / -1 that follow it, every seat's
+  rewards summing to its return (without shaping), a JSON-able ``info()``;
+- :func:`check_round_trips`: at random points, ``clone()`` and ``state_from_json(to_json())`` give
+  the same masks, every seat's observation, and the same later play (masks, observations,
+  rewards, outcome);
+- :func:`check_hidden_information`: at random points, ``resample_hidden(seat, rng)`` leaves the
+  seat's observation and mask unchanged, and the heuristic bot makes the same choice for it;
+- :func:`check_bad_options`: an unknown option and a player count out of range raise a
+  ValueError that names what is allowed;
+- :func:`check_illegal_actions`: the env raises ``IllegalActionError`` naming the legal actions;
+  ``illegal_action="penalize"`` ends the game with -1 for the offender.
+
+Every game with an ``engine`` option is checked on each of its engines (:func:`engine_options`).
+
+Bounds: every check plays a handful of games (``games``); the per-step comparisons of the round
+trips run from a few random points of each. The slow test suite runs the same checks on more games.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from envs.core.aec import TurnBasedEnv
+from envs.core.game import Game, IllegalActionError, State
+
+
+def _random_action(state: State, rng: np.random.Generator) -> int:
+    return int(rng.choice(np.flatnonzero(state.legal_mask())))
+
+
+def _where(game: Game, seed: int, step: int) -> str:
+    return f"{game.env_id}, {game.num_players} players, seed {seed}, decision {step}"
+
+
+# -- the AEC face ----------------------------------------------------------------------------------
+def check_pettingzoo_api(game_cls: type[Game], num_players: int, num_cycles: int = 200) -> None:
+    """PettingZoo's own ``api_test`` and ``seed_test`` on the env at ``num_players``."""
+    from pettingzoo.test import api_test, seed_test
+
+    api_test(TurnBasedEnv(game_cls, num_players=num_players), num_cycles=num_cycles)
+    seed_test(lambda: TurnBasedEnv(game_cls, num_players=num_players), num_cycles=num_cycles)
+
+
+def check_illegal_actions(game_cls: type[Game], num_players: int, seed: int = 0) -> None:
+    env = TurnBasedEnv(game_cls, num_players=num_players)
+    env.reset(seed=seed)
+    mask = env.action_mask()
+    illegal = np.flatnonzero(mask == 0)
+    for bad in ([int(illegal[0])] if len(illegal) else []) + [game_cls.action_layout.num_actions, -1]:
+        try:
+            env.step(bad)
+        except IllegalActionError as e:
+            assert "Legal actions" in str(e), f"{game_cls.env_id}: the error for action {bad} lists no legal action"
+            assert tuple(e.legal) == tuple(np.flatnonzero(mask)), "the error's legal actions are not the mask's"
+        else:
+            raise AssertionError(f"{game_cls.env_id}: illegal action {bad} did not raise IllegalActionError")
+    if len(illegal):
+        env = TurnBasedEnv(game_cls, num_players=num_players, illegal_action="penalize")
+        env.reset(seed=seed)
+        offender = env.agent_selection
+        env.step(int(illegal[0]))
+        assert all(env.terminations.values()), "penalize did not end the game"
+        assert env.rewards[offender] == -1.0 and all(r == 0.0 for a, r in env.rewards.items() if a != offender)
+
+
+def check_bad_options(game_cls: type[Game]) -> None:
+    for bad, must_name in (
+        ({"no_such_option": 1}, "allowed options"),
+        ({"num_players": game_cls.max_players + 1}, "num_players"),
+        ({"num_players": game_cls.min_players - 1}, "num_players"),
+    ):
+        try:
+            TurnBasedEnv(game_cls, **bad)
+        except ValueError as e:
+            assert must_name in str(e), f"{game_cls.env_id}: the error for {bad} does not say {must_name!r}: {e}"
+        else:
+            raise AssertionError(f"{game_cls.env_id}: options {bad} were accepted")
+
+
+# -- the rules State -------------------------------------------------------------------------------
+def check_outcome(state: State, where: str) -> None:
+    """A finished state's outcome, returns and info agree with each other."""
+    game = state.game
+    n = game.num_players
+    outcome = state.outcome()
+    assert outcome is not None, f"{where}: the game is over but outcome() is None"
+    assert all(0 <= w < n for w in outcome.winners), f"{where}: winners {outcome.winners} are not seats"
+    assert outcome.reason, f"{where}: the outcome gives no reason"
+    assert outcome.truncated == (state.is_truncated() and not state.is_terminal()), f"{where}: truncated flag"
+    if game.cooperative:
+        assert outcome.winners in ((), tuple(range(n))), f"{where}: a team wins or loses as one: {outcome.winners}"
+    returns = state.returns()
+    assert len(returns) == n, f"{where}: returns() has {len(returns)} entries for {n} seats"
+    if game.options.get("reward_scheme") == "win_loss" and not outcome.truncated:
+        want = [1.0 if i in outcome.winners else -1.0 for i in range(n)]
+        assert list(returns) == want, f"{where}: win_loss returns {returns} do not follow winners {outcome.winners}"
+    if game.cooperative:
+        assert len(set(returns)) == 1, f"{where}: a cooperative team's returns differ: {returns}"
+    json.dumps(state.info())  # the driver hands it to every agent: plain data only
+
+
+def play_random_game(game: Game, seed: int, check: bool = True) -> State:
+    """A random legal game from ``seed``, checking the running invariants at every decision."""
+    rng = np.random.default_rng(seed)
+    state = game.new_state(seed)
+    n = game.num_players
+    totals = [0.0] * n
+    limit = game.max_game_length()
+    steps = 0
+    while not state.is_over():
+        where = _where(game, seed, steps)
+        mask = state.legal_mask()
+        if check:
+            assert mask.dtype == np.int8 and mask.shape == (game.num_actions,), f"{where}: mask dtype/shape"
+            assert mask.any(), f"{where}: empty mask while the game runs"
+            assert state.num_legal() == int(mask.sum()), f"{where}: num_legal() disagrees with the mask"
+            assert 0 <= state.current_player < n, f"{where}: current_player {state.current_player}"
+            assert state.outcome() is None, f"{where}: an outcome before the end"
+        state.apply(_random_action(state, rng))
+        rewards = state.rewards()
+        for i in range(n):
+            totals[i] += rewards[i]
+        steps += 1
+        assert steps <= limit, f"{game.env_id}, seed {seed}: more than max_game_length() = {limit} decisions"
+    if check:
+        where = _where(game, seed, steps)
+        assert not state.legal_mask().any(), f"{where}: legal actions after the end"
+        check_outcome(state, where)
+        if float(game.options.get("shaping_coef", 0.0) or 0.0) == 0.0:
+            assert np.allclose(totals, state.returns()), f"{where}: rewards sum to {totals}, returns {state.returns()}"
+    return state
+
+
+def engine_options(game_cls: type[Game]) -> list[dict[str, Any]]:
+    """One options dict per rules engine of the game (``[{}]`` for a game with one engine)."""
+    for option in game_cls.option_spec:
+        if option.name == "engine" and option.choices:
+            return [{"engine": e} for e in option.choices]
+    return [{}]
+
+
+def check_random_games(game_cls: type[Game], num_players: int, games: int = 5, seed: int = 0, **options: Any) -> None:
+    game = game_cls(num_players=num_players, **options)
+    for g in range(games):
+        play_random_game(game, seed + g)
+
+
+def _same_view(a: State, b: State, where: str) -> None:
+    assert a.current_player == b.current_player, f"{where}: current_player {a.current_player} != {b.current_player}"
+    assert np.array_equal(a.legal_mask(), b.legal_mask()), f"{where}: masks differ"
+    assert a.is_over() == b.is_over(), f"{where}: one copy is over, the other not"
+    for seat in range(a.game.num_players):
+        assert np.array_equal(a.observe(seat), b.observe(seat)), f"{where}: seat {seat}'s observations differ"
+
+
+def _play_on(a: State, b: State, rng: np.random.Generator, where: str) -> None:
+    """The same actions on both copies give the same game to the end."""
+    step = 0
+    while not a.is_over():
+        action = _random_action(a, rng)
+        a.apply(action)
+        b.apply(action)
+        step += 1
+        w = f"{where}, {step} decisions after the copy"
+        assert list(a.rewards()) == list(b.rewards()), f"{w}: rewards differ"
+        _same_view(a, b, w)
+    assert a.outcome() == b.outcome(), f"{where}: outcomes differ: {a.outcome()} != {b.outcome()}"
+    assert list(a.returns()) == list(b.returns()), f"{where}: returns differ"
+
+
+def check_round_trips(
+    game_cls: type[Game], num_players: int, games: int = 3, points: int = 2, seed: int = 0, **options: Any
+) -> None:
+    """Clones and JSON copies taken at random points play on exactly like the original."""
+    game = game_cls(num_players=num_players, **options)
+    for g in range(games):
+        rng = np.random.default_rng(seed + g)
+        length = _game_length(game, seed + g)
+        for at in sorted(rng.choice(max(length, 1), size=min(points, max(length, 1)), replace=False)):
+            state = game.new_state(seed + g)
+            walk = np.random.default_rng(seed + g)
+            for _ in range(int(at)):
+                state.apply(_random_action(state, walk))
+            where = _where(game, seed + g, int(at))
+            text = json.dumps(state.to_json())  # plain JSON, not just a dict of objects
+            from_json = game.state_from_json(json.loads(text))
+            clone = state.clone()
+            _same_view(state, from_json, f"{where} (JSON copy)")
+            _same_view(state, clone, f"{where} (clone)")
+            follow = int(rng.integers(2**31))
+            original = state.clone()
+            _play_on(original, from_json, np.random.default_rng(follow), f"{where} (JSON copy)")
+            _play_on(state, clone, np.random.default_rng(follow), f"{where} (clone)")
+
+
+def _game_length(game: Game, seed: int) -> int:
+    state = game.new_state(seed)
+    walk = np.random.default_rng(seed)
+    steps = 0
+    while not state.is_over():
+        state.apply(_random_action(state, walk))
+        steps += 1
+    return steps
+
+
+def check_hidden_information(
+    game_cls: type[Game],
+    num_players: int,
+    heuristic: Any = None,
+    games: int = 3,
+    points: int = 6,
+    seed: int = 0,
+    **options: Any,
+) -> None:
+    """What a seat cannot see does not reach its observation, its mask or the heuristic's choice.
+
+    ``heuristic``: a factory ``heuristic(seed) -> bot`` with ``act_state(state)`` (None: skip that part).
+    """
+    game = game_cls(num_players=num_players, **options)
+    for g in range(games):
+        rng = np.random.default_rng(seed + 1000 + g)
+        state = game.new_state(seed + g)
+        walk = np.random.default_rng(seed + g)
+        length = _game_length(game, seed + g)
+        stops = set(rng.choice(max(length, 1), size=min(points, max(length, 1)), replace=False).tolist())
+        step = 0
+        while not state.is_over():
+            if step in stops:
+                seat = state.current_player
+                where = _where(game, seed + g, step)
+                other = state.resample_hidden(seat, rng)
+                assert other is not state, f"{where}: resample_hidden must return a new state"
+                assert np.array_equal(other.observe(seat), state.observe(seat)), (
+                    f"{where}: seat {seat}'s observation changed when what it cannot see was dealt anew"
+                )
+                assert np.array_equal(other.legal_mask(), state.legal_mask()), f"{where}: the mask changed"
+                if heuristic is not None:
+                    bot_seed = int(rng.integers(2**31))
+                    a, b = heuristic(bot_seed).act_state(state), heuristic(bot_seed).act_state(other)
+                    assert a == b, f"{where}: the heuristic chose {a} but {b} after a redeal of hidden information"
+            state.apply(_random_action(state, walk))
+            step += 1
+
+
+__all__ = [
+    "check_bad_options",
+    "check_hidden_information",
+    "check_illegal_actions",
+    "check_outcome",
+    "check_pettingzoo_api",
+    "check_random_games",
+    "check_round_trips",
+    "engine_options",
+    "play_random_game",
+]

@@ -1,0 +1,75 @@
+"""The conformance kit (envs.conformance) over every registered env id, every player count and
+every rules engine, and over the cooperative toy game. A new game registers and is checked here."""
+
+from __future__ import annotations
+
+import pytest
+
+import envs
+from envs import conformance as kit
+from tests.toys import RelayGame
+
+
+def _cases(slow: bool = False):
+    for env_id in envs.ENV_IDS:
+        game_cls = envs.game_class(env_id)
+        for n in range(game_cls.min_players, game_cls.max_players + 1):
+            for options in kit.engine_options(game_cls):
+                label = f"{env_id}-{n}p" + "".join(f"-{v}" for v in options.values())
+                yield pytest.param(env_id, n, options, id=label)
+
+
+CASES = list(_cases())
+
+
+def _heuristic(env_id):
+    return lambda seed: envs.heuristic_bot(env_id, seed=seed)
+
+
+@pytest.mark.parametrize("env_id, n, options", CASES)
+def test_random_games(env_id, n, options):
+    kit.check_random_games(envs.game_class(env_id), n, games=4, **options)
+
+
+@pytest.mark.parametrize("env_id, n, options", CASES)
+def test_round_trips(env_id, n, options):
+    kit.check_round_trips(envs.game_class(env_id), n, games=2, points=2, **options)
+
+
+@pytest.mark.parametrize("env_id, n, options", CASES)
+def test_hidden_information(env_id, n, options):
+    kit.check_hidden_information(envs.game_class(env_id), n, _heuristic(env_id), games=2, points=4, **options)
+
+
+@pytest.mark.parametrize("env_id", envs.ENV_IDS)
+def test_pettingzoo_api_at_every_count(env_id):
+    game_cls = envs.game_class(env_id)
+    for n in range(game_cls.min_players, game_cls.max_players + 1):
+        kit.check_pettingzoo_api(game_cls, n, num_cycles=100)
+
+
+@pytest.mark.parametrize("env_id", envs.ENV_IDS)
+def test_bad_options_and_illegal_actions(env_id):
+    game_cls = envs.game_class(env_id)
+    kit.check_bad_options(game_cls)
+    for n in (game_cls.min_players, game_cls.max_players):
+        kit.check_illegal_actions(game_cls, n)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_the_toy_game_passes_the_kit(n):
+    kit.check_pettingzoo_api(RelayGame, n, num_cycles=100)
+    kit.check_random_games(RelayGame, n, games=20)
+    kit.check_round_trips(RelayGame, n, games=5)
+    kit.check_hidden_information(RelayGame, n, games=5)
+    kit.check_bad_options(RelayGame)
+    kit.check_illegal_actions(RelayGame, n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id, n, options", CASES)
+def test_the_kit_on_more_games(env_id, n, options):
+    game_cls = envs.game_class(env_id)
+    kit.check_random_games(game_cls, n, games=100, seed=10_000, **options)
+    kit.check_round_trips(game_cls, n, games=20, points=3, seed=10_000, **options)
+    kit.check_hidden_information(game_cls, n, _heuristic(env_id), games=20, points=8, seed=10_000, **options)
