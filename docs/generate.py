@@ -226,7 +226,7 @@ def _powers_text(powers: Sequence[int]) -> str:
 
 
 def _lh_game(n: int):
-    from envs.last_heroes.rules import LastHeroesGame
+    from envs.last_heroes.game import LastHeroesGame
 
     return LastHeroesGame(num_players=n)
 
@@ -237,7 +237,7 @@ def _lh_player_counts() -> str:
 
     per_level = [sum(1 for m in DEFAULT.monsters if m.level == lv) for lv in (1, 2, 3)]
     rows = []
-    from envs.last_heroes.rules import LastHeroesGame
+    from envs.last_heroes.game import LastHeroesGame
 
     for n in range(LastHeroesGame.min_players, MAX_PLAYERS + 1):
         game = _lh_game(n)
@@ -284,7 +284,7 @@ def _lh_key_numbers() -> str:
 @block(LH, "weapons")
 def _lh_weapons() -> str:
     from envs.last_heroes.content import DEFAULT, MAX_PLAYERS, NUM_KINDS
-    from envs.last_heroes.rules import LastHeroesGame
+    from envs.last_heroes.game import LastHeroesGame
 
     MIN_PLAYERS = LastHeroesGame.min_players
     c = DEFAULT

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import State
+from envs.core.game import Outcome, State
 from envs.last_heroes import actions as A
 from envs.last_heroes.content import (
     ARTEFACT_VP,
@@ -60,6 +60,7 @@ from envs.last_heroes.observation import (
 )
 from envs.last_heroes.rules import (
     ADRENALINE,
+    END_REASONS,
     EXCHANGE,
     EXCHANGE_GIVE,
     HELD,
@@ -1069,6 +1070,11 @@ class CompiledState(State):
         best = max(keys)
         return [i for i, k in enumerate(keys) if k == best]
 
+    def outcome(self) -> Outcome | None:
+        if self.s[END] == 0:
+            return None
+        return Outcome(tuple(self.winners()), END_REASONS[END_CASES[self.s[END]]])
+
     def info(self) -> dict[str, Any]:
         # on the array: the AEC driver asks after every step
         s = self.s
@@ -1105,6 +1111,9 @@ class CompiledState(State):
 
     def to_json(self) -> dict[str, Any]:
         return self.reference().to_json()
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
+        return self.reference().resample_hidden(seat, rng)  # built by game.state_from_json: compiled too
 
     def clone(self) -> CompiledState:
         c = CompiledState.__new__(CompiledState)

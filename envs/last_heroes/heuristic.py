@@ -660,7 +660,7 @@ class HeuristicBot:
         seat = state.current_player
         mask = state.legal_mask()
         left = self._turns_left(state, seat)
-        if state._attacks_allowed(seat):
+        if state.attacks_allowed(seat):
             ctx = self._context(state, seat, left)
             lp = state.loaded_power[seat]
             hp = self._hand_powers(state, seat)

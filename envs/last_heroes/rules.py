@@ -14,12 +14,19 @@ standees, permanent breaches, pedestals, artefacts held), ``_cards_ver`` (the di
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.game import Game, State
-from envs.core.options import Option, is_bool, is_int_in, is_number_at_least
+from envs.core.game import Outcome, State
+from envs.core.options import (
+    OBSERVATION_MODE,
+    Option,
+    is_bool,
+    is_number_at_least,
+    num_players_option,
+    reward_scheme_option,
+)
 from envs.last_heroes import actions as A
 from envs.last_heroes.content import (
     ARTEFACT_VP,
@@ -32,9 +39,10 @@ from envs.last_heroes.content import (
     NUM_POWERS,
     POWERS,
     ROUNDS,
-    Content,
-    load_content,
 )
+
+if TYPE_CHECKING:
+    from envs.last_heroes.game import LastHeroesGame
 
 # Decision phases (the order is the observation's phase one-hot).
 PHASES = ("SETUP_PICK", "MAIN", "LOAD_SOURCE", "EXCHANGE_GIVE", "POST", "L1_SLOT", "L1_GIVE")
@@ -48,6 +56,9 @@ OUT, PEDESTAL, HELD, USED = range(len(TILE_STATES))
 
 NO = -1  # empty slot / no owner / no standee
 
+# The two ways the game ends (docs 2.12), as the Outcome's reason.
+END_REASONS = {"A": "every artefact won (case A)", "B": "ten rounds played (case B)"}
+
 
 def _artefact_end_ok(v: Any) -> bool:
     return v in ("immediate", "end_of_turn", "end_of_round")
@@ -58,23 +69,15 @@ def _content_ok(v: Any) -> bool:
 
 
 OPTION_SPEC: tuple[Option, ...] = (
-    Option("num_players", 2, "an integer from 2 to 5", "seats at the table", check=is_int_in(2, 5)),
-    Option(
-        "reward_scheme",
-        "win_loss",
-        '"win_loss", "rank" or "score_margin"',
-        "terminal reward (docs section 7)",
-        choices=("win_loss", "rank", "score_margin"),
-    ),
+    num_players_option(2, MAX_PLAYERS, 2),
+    reward_scheme_option("win_loss", ("win_loss", "rank", "score_margin")),
     Option(
         "shaping_coef", 0.0, "a number >= 0", "weight of potential-based score shaping", check=is_number_at_least(0.0)
     ),
     Option(
         "shape_artefacts", False, "True or False", "count 5 per held artefact in the shaping potential", check=is_bool
     ),
-    Option(
-        "observation_mode", "vector", '"vector" or "dict"', "flat vector or named arrays", choices=("vector", "dict")
-    ),
+    OBSERVATION_MODE,
     Option(
         "open_hands",
         False,
@@ -177,66 +180,18 @@ def _slot_options(req, have, impact: bool) -> tuple[bool, bool, bool]:
 _SLOT_OPTIONS: dict[tuple, tuple[bool, bool, bool]] = {}
 
 
-class LastHeroesGame(Game):
-    """Last Heroes, 2-5 players. See docs/last_heroes.md for the rules as implemented."""
-
-    env_id = "last_heroes_v0"
-    min_players = 2
-    max_players = MAX_PLAYERS
-    action_layout = A.LAYOUT
-    option_spec = OPTION_SPEC
-
-    def __init__(self, **options: Any):
-        # The encoder imports this module, so it is bound here rather than at import time.
-        from envs.last_heroes import observation
-
-        type(self).observation_layout = observation.OBSERVATION_LAYOUT
-        self.encode = observation.encode
-        super().__init__(**options)
-        o = self.options
-        n = self.num_players
-        if o["first_player"] is not None and o["first_player"] >= n:
-            raise ValueError(f"option first_player={o['first_player']} is not allowed; it must be None or 0..{n - 1}")
-        self.content: Content = load_content(o["content"])
-        c = self.content
-        self.kind_type = c.kind_type
-        self.kind_power = c.kind_power
-        self.kind_ammo = c.kind_ammo
-        self.kinds_in_play = tuple(k for k in range(NUM_KINDS) if c.kind_type[k] < n)
-        self.use_artefacts: bool = o["artefacts"]
-        self.level_ids = tuple(tuple(m.id for m in c.monsters if m.level == lv) for lv in (1, 2, 3))
-
-        def counts(powers):
-            return (powers.count(1), powers.count(2), powers.count(3))
-
-        self.req_full = tuple(counts(m.impacts) for m in c.monsters)
-        self.req_bright = tuple(counts(m.bright) for m in c.monsters)
-        self.monster_vp = tuple(m.vp for m in c.monsters)
-        self.monster_level = tuple(m.level for m in c.monsters)
-        # The compiled engine imports this module, so it too is bound here.
-        self.compiled = o["engine"] == "compiled"
-        if self.compiled:
-            from envs.last_heroes import compiled
-
-            self.compiled_array = compiled.game_array(self)
-            self._compiled_state = compiled.CompiledState
-
-    def max_game_length(self) -> int:
-        # 2 setup picks each, 8 decisions per turn at most, 7 for the one-off powers (docs 6.3).
-        return 82 * self.num_players + 7
-
-    def new_state(self, seed: int | None = None) -> State:
-        return self._engine_state(LastHeroesState.new(self, seed))
-
-    def state_from_json(self, data: dict[str, Any]) -> State:
-        return self._engine_state(LastHeroesState.from_json(self, data))
-
-    def _engine_state(self, state: LastHeroesState) -> State:
-        return self._compiled_state(self, state) if self.compiled else state
-
-
 class LastHeroesState(State):
-    """The whole Last Heroes game. Attributes are absolute-seat lists (see module doc)."""
+    """The whole Last Heroes game. Attributes are absolute-seat lists (see module doc).
+
+    What a bot may read (the public face the heuristic uses): ``n``, ``phase``, ``round``,
+    ``current_player``, ``attacks_allowed(seat)``, ``has_power(seat, power)``, and per seat
+    ``vp``, ``wheel``, ``kills``, ``artefacts``, ``jokers``, ``standee``, ``mag_kind``, ``mag_ammo``,
+    ``loaded_power``, ``turns_taken``; the table's ``board``, ``standee_on``, ``permanent``,
+    ``pedestal``, ``discard``; the turn's ``killed_this_turn``, ``load_kind``, ``load_used``,
+    ``exchange_kind``. ``hands[seat]`` is only the deciding seat's own business: another seat's
+    hand is hidden information (5.2) and a fair bot reads only ``known[other]``. Names with a
+    leading underscore are the engine's bookkeeping.
+    """
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -356,6 +311,12 @@ class LastHeroesState(State):
         best = max(keys)
         return [i for i, k in enumerate(keys) if k == best]
 
+    def outcome(self) -> Outcome | None:
+        """The winners on (score, monsters killed) once the game has ended (2.12, 2.13)."""
+        if self.end_case is None:
+            return None
+        return Outcome(tuple(self.winners()), END_REASONS[self.end_case])
+
     def returns(self) -> list[float]:
         n = self.n
         scores = self.scores()
@@ -427,7 +388,8 @@ class LastHeroesState(State):
         plain = self._attack_plan(seat, column, level, False)
         return plain is None or leftover_key(have, with_impact) > leftover_key(have, plain)
 
-    def _attacks_allowed(self, seat: int) -> bool:
+    def attacks_allowed(self, seat: int) -> bool:
+        """May ``seat`` attack now: its first attack of the turn, or a second one with Adrenaline."""
         return self.attacks == 0 or (self.attacks == 1 and self.has_power(seat, ADRENALINE))
 
     def _sources(self) -> list[int]:
@@ -1010,6 +972,29 @@ class LastHeroesState(State):
         s._feas = None
         s._mask = None
         return s
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
+        """A copy in which what ``seat`` cannot see is dealt anew (5.2): the opponents' cards that
+        never entered a hand publicly, shuffled among the opponents (same hand sizes, same known
+        cards), the order of every monster deck, and the generator's future draws."""
+        data = self.to_json()
+        opponents = [i for i in range(self.n) if i != seat]
+        pool: list[int] = []
+        for i in opponents:
+            pool += [k for k in range(NUM_KINDS) for _ in range(self.hands[i][k] - self.known[i][k])]
+        order = rng.permutation(len(pool))
+        at = 0
+        for i in opponents:
+            size = sum(self.hands[i]) - sum(self.known[i])
+            hand = list(self.known[i])
+            for j in order[at : at + size]:
+                hand[pool[j]] += 1
+            data["players"][i]["hand"] = hand
+            at += size
+        for deck in data["decks"]:
+            deck[:] = [deck[j] for j in rng.permutation(len(deck))]
+        data["rng"] = np.random.default_rng(int(rng.integers(2**63))).bit_generator.state
+        return self.game.state_from_json(data)
 
     def to_json(self) -> dict[str, Any]:
         n = self.n

@@ -95,7 +95,7 @@ class Position:
         round: int = 1,  # noqa: A002 - the JSON field name
         **options: Any,
     ):
-        from envs.last_heroes.rules import LastHeroesGame
+        from envs.last_heroes.game import LastHeroesGame
 
         self.n = n
         options.setdefault("engine", ENGINE)

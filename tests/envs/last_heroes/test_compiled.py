@@ -19,7 +19,8 @@ from envs.core.game import IllegalActionError
 from envs.last_heroes.actions import LAYOUT
 from envs.last_heroes.compiled import CompiledState
 from envs.last_heroes.content import DEFAULT_CONTENT
-from envs.last_heroes.rules import LastHeroesGame, LastHeroesState
+from envs.last_heroes.game import LastHeroesGame
+from envs.last_heroes.rules import LastHeroesState
 from tests.envs.last_heroes import builders
 from tests.envs.last_heroes.test_invariants import POLICIES, VARIANTS, Run, make_game
 

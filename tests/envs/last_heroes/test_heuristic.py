@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.last_heroes.game import LastHeroesGame
 from envs.last_heroes.heuristic import HeuristicBot
-from envs.last_heroes.rules import LastHeroesGame
 
 GAMES_VS_RANDOM = 500
 MIN_WIN_RATE = 0.80

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from envs.last_heroes.actions import LAYOUT
-from envs.last_heroes.rules import LastHeroesGame
+from envs.last_heroes.game import LastHeroesGame
 
 # A few variants that change what is encoded (open hands, no artefacts) or when the game ends.
 VARIANTS = (

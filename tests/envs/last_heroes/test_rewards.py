@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import envs
-from envs.last_heroes.rules import LastHeroesGame
+from envs.last_heroes.game import LastHeroesGame
 
 
 def _total_rewards(env, seed):

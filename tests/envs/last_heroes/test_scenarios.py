@@ -15,8 +15,8 @@ import pytest
 from envs.last_heroes.actions import LAYOUT
 from envs.last_heroes.content import DEFAULT, NUM_KINDS
 from envs.last_heroes.env import raw_env
+from envs.last_heroes.game import LastHeroesGame
 from envs.last_heroes.observation import SEAT, SEAT_SIZE, S
-from envs.last_heroes.rules import LastHeroesGame
 from tests.envs.last_heroes import builders
 from tests.envs.last_heroes.builders import (
     BOLTS_P1,

@@ -1,0 +1,71 @@
+"""Last Heroes: the Game (table configuration) and the choice of rules engine.
+
+The engine is chosen here, above both: ``engine="python"`` plays
+:class:`~envs.last_heroes.rules.LastHeroesState` (the readable reference), ``engine="compiled"``
+wraps the same setup in
+:class:`~envs.last_heroes.compiled.CompiledState` (the same rules in numba). Neither engine module
+imports this one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.core.game import Game, State
+from envs.last_heroes import actions as A
+from envs.last_heroes import compiled
+from envs.last_heroes.content import MAX_PLAYERS, NUM_KINDS, Content, load_content
+from envs.last_heroes.observation import OBSERVATION_LAYOUT, encode
+from envs.last_heroes.rules import OPTION_SPEC, LastHeroesState
+
+
+class LastHeroesGame(Game):
+    """Last Heroes, 2-5 players. See docs/last_heroes.md for the rules as implemented."""
+
+    env_id = "last_heroes_v0"
+    min_players = 2
+    max_players = MAX_PLAYERS
+    action_layout = A.LAYOUT
+    option_spec = OPTION_SPEC
+
+    observation_layout = OBSERVATION_LAYOUT
+
+    def __init__(self, **options: Any):
+        self.encode = encode
+        super().__init__(**options)
+        o = self.options
+        n = self.num_players
+        if o["first_player"] is not None and o["first_player"] >= n:
+            raise ValueError(f"option first_player={o['first_player']} is not allowed; it must be None or 0..{n - 1}")
+        self.content: Content = load_content(o["content"])
+        c = self.content
+        self.kind_type = c.kind_type
+        self.kind_power = c.kind_power
+        self.kind_ammo = c.kind_ammo
+        self.kinds_in_play = tuple(k for k in range(NUM_KINDS) if c.kind_type[k] < n)
+        self.use_artefacts: bool = o["artefacts"]
+        self.level_ids = tuple(tuple(m.id for m in c.monsters if m.level == lv) for lv in (1, 2, 3))
+
+        def counts(powers):
+            return (powers.count(1), powers.count(2), powers.count(3))
+
+        self.req_full = tuple(counts(m.impacts) for m in c.monsters)
+        self.req_bright = tuple(counts(m.bright) for m in c.monsters)
+        self.monster_vp = tuple(m.vp for m in c.monsters)
+        self.monster_level = tuple(m.level for m in c.monsters)
+        self.compiled = o["engine"] == "compiled"
+        if self.compiled:
+            self.compiled_array = compiled.game_array(self)
+
+    def max_game_length(self) -> int:
+        # 2 setup picks each, 8 decisions per turn at most, 7 for the one-off powers (docs 6.3).
+        return 82 * self.num_players + 7
+
+    def new_state(self, seed: int | None = None) -> State:
+        return self._engine_state(LastHeroesState.new(self, seed))
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return self._engine_state(LastHeroesState.from_json(self, data))
+
+    def _engine_state(self, state: LastHeroesState) -> State:
+        return compiled.CompiledState(self, state) if self.compiled else state
