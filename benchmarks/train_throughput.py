@@ -19,14 +19,7 @@ buffer, GAE, the updates, SB3's VecEnv and logging) costs per frame.
 The checkpoint opponent plays as training plays it, through its seat actors (one compiled call
 per decision, first layer updated from the changed observation entries). ``--compare act`` adds a
 setting, interleaved with the others, where it plays through the numpy forward pass of ``act``
-instead, and ``--compare act_batch`` one where its seat actors are hidden so that (with
-``--vec-env batched``) its decisions are batched across the games.
-
-``--vec-env batched`` runs the Last Heroes settings in a ``training.vec_env.BatchedGameVecEnv``
-(``run.vec_env: batched``): the ``--n-envs`` games share one opponent policy object (its
-decisions pending in several games are answered by one ``act_batch`` call when it is batchable,
-``--compare act_batch``). The zero-cost env has
-no opponents and stays in a DummyVecEnv, so the ceiling is the same as with ``--vec-env dummy``.
+instead.
 
 Reported per setting (medians over ``--repeats``; settings interleaved within each repeat):
 
@@ -53,7 +46,6 @@ Usage (from the repository root)::
 
     python -m benchmarks.train_throughput --timesteps 8192 --repeats 3 [--json results.json]
     python -m benchmarks.train_throughput --n-envs 4 --vec-env subproc
-    python -m benchmarks.train_throughput --n-envs 8 --vec-env batched   # all games in this process
     python -m benchmarks.train_throughput --compare act                  # and the numpy forward pass
     python -m benchmarks.train_throughput --profile 5000   # cProfile of the 4-player env rollout
 """
@@ -65,7 +57,6 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy / torch, as training.train does
 
 import argparse
-import functools
 import gc
 import platform
 import statistics
@@ -78,7 +69,6 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnvWrapper
 
 from benchmarks.env_throughput import Picker, _n, clock_overhead, source_info, write_json_atomic
 
@@ -90,11 +80,10 @@ LABELS = {
     "lh2_random": "Last Heroes 2p vs random",
     "lh4_checkpoint": "Last Heroes 4p vs 3 checkpoint opponents",
     "lh4_checkpoint_act": "Last Heroes 4p vs 3 checkpoint opponents (numpy act)",
-    "lh4_checkpoint_act_batch": "Last Heroes 4p vs 3 checkpoint opponents (act_batch)",
     "zero_cost": "zero-cost env (ceiling)",
 }
-PLAYERS = {"lh2_random": 2, "lh4_checkpoint": 4, "lh4_checkpoint_act": 4, "lh4_checkpoint_act_batch": 4}
-COMPARED_PATHS = ("act", "act_batch")  # --compare: other ways of asking the checkpoint opponent
+PLAYERS = {"lh2_random": 2, "lh4_checkpoint": 4, "lh4_checkpoint_act": 4}
+COMPARED_PATHS = ("act",)  # --compare: other ways of asking the checkpoint opponent
 
 
 def settings_for(compare: list[str] | tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -190,8 +179,8 @@ class EnvSpec:
     num_actions: int = 0
     opponent_path: str = "seat_actor"
 
-    def build(self, rank: int, timed: bool = True, opponents: Any = None) -> gym.Env:
-        """Env ``rank`` of the setting; ``opponents``: a sampler to share (default: its own)."""
+    def build(self, rank: int, timed: bool = True) -> gym.Env:
+        """Env ``rank`` of the setting, with its own opponent sampler."""
         seed = self.seed * 1000 + rank  # as training.train's env factory
         if self.setting == BASELINE:
             env: gym.Env = ZeroCostEnv(
@@ -202,9 +191,7 @@ class EnvSpec:
             from training.single_agent import SingleAgentEnv
 
             options = dict(self.env_options, num_players=PLAYERS[self.setting])
-            if opponents is None:
-                opponents = self.opponents(seed)
-            env = SingleAgentEnv(self.env_id, options, opponents=opponents, seed=seed)
+            env = SingleAgentEnv(self.env_id, options, opponents=self.opponents(seed), seed=seed)
         return EnvTimer(env) if timed else env
 
     def opponents(self, seed: int):
@@ -215,7 +202,7 @@ class EnvSpec:
             from training.policies import RandomPolicy
 
             return FixedOpponents(RandomPolicy(seed))
-        from training.checkpoints import CheckpointPolicy
+        from training.inference import CheckpointPolicy
 
         policy = CheckpointPolicy(
             self.checkpoint, env_id=self.env_id, deterministic=self.deterministic_opponents, seed=seed
@@ -224,7 +211,7 @@ class EnvSpec:
 
 
 class PlainAct:
-    """A policy's ``act`` alone: no seat actors, no ``act_batch`` (``--opponent-path act``)."""
+    """A policy's ``act`` alone, without seat actors (``--opponent-path act``)."""
 
     def __init__(self, policy):
         self.policy, self.name = policy, policy.name
@@ -233,14 +220,7 @@ class PlainAct:
         return self.policy.act(observation, action_mask, state)
 
 
-class BatchOnly(PlainAct):
-    """``act`` and ``act_batch`` without seat actors: batched by BatchedGameVecEnv (``act_batch``)."""
-
-    def act_batch(self, obs_batch, mask_batch):
-        return self.policy.act_batch(obs_batch, mask_batch)
-
-
-OPPONENT_PATHS = {"seat_actor": lambda policy: policy, "act": PlainAct, "act_batch": BatchOnly}
+OPPONENT_PATHS = {"seat_actor": lambda policy: policy, "act": PlainAct}
 
 
 class _Factory:
@@ -253,62 +233,10 @@ class _Factory:
         return self.spec.build(self.rank)
 
 
-class VecEnvTimer(VecEnvWrapper):
-    """CPU time spent in a whole VecEnv's reset / step_wait / ``env_method("action_masks")``.
-
-    For ``--vec-env batched``, where the games are not gym envs SB3 steps one by one (so EnvTimer
-    cannot wrap them): answers ``env_method("timer_read")`` with one (CPU s, env steps, resets)
-    entry, as the EnvTimers of a DummyVecEnv do together. Unlike those, it also counts the VecEnv's
-    own work (the buffers, the copies of the infos).
-    """
-
-    def __init__(self, venv):
-        super().__init__(venv)
-        self.timer_cpu = 0.0
-        self.timer_steps = 0
-        self.timer_resets = 0
-
-    def reset(self):
-        t0 = time.process_time()
-        obs = self.venv.reset()
-        self.timer_cpu += time.process_time() - t0
-        self.timer_resets += self.num_envs
-        return obs
-
-    def step_async(self, actions) -> None:
-        self.venv.step_async(actions)
-
-    def step_wait(self):
-        t0 = time.process_time()
-        out = self.venv.step_wait()
-        self.timer_cpu += time.process_time() - t0
-        self.timer_steps += self.num_envs
-        self.timer_resets += int(np.count_nonzero(out[2]))
-        return out
-
-    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
-        if method_name == "timer_read":
-            return [(self.timer_cpu, self.timer_steps, self.timer_resets)]
-        t0 = time.process_time()
-        out = self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
-        if method_name == "action_masks":
-            self.timer_cpu += time.process_time() - t0
-        return out
-
-
 def make_vec(spec: EnvSpec, n_envs: int, vec_env: str):
-    """The setting's VecEnv (VecMonitor on top, as in training). ``batched``: a BatchedGameVecEnv
-    whose games share one opponent sampler (one checkpoint policy object), as
-    training.train.make_vec_env builds it; the zero-cost env has no games and stays in a
-    DummyVecEnv."""
+    """The setting's VecEnv (VecMonitor on top, as in training)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    if vec_env == "batched" and spec.setting != BASELINE:
-        from training.vec_env import BatchedGameVecEnv
-
-        shared = spec.opponents(spec.seed * 1000)
-        games = [functools.partial(spec.build, i, False, shared) for i in range(n_envs)]
-        return VecMonitor(VecEnvTimer(BatchedGameVecEnv(games)))
     factories = [_Factory(spec, i) for i in range(n_envs)]
     if vec_env == "subproc" and n_envs > 1:
         vec = SubprocVecEnv(factories, start_method="forkserver")  # as training.train.make_vec_env
@@ -790,18 +718,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--n-envs", type=int, default=1, help="parallel envs per setting (default 1)")
     p.add_argument(
         "--vec-env",
-        choices=("dummy", "subproc", "batched"),
+        choices=("dummy", "subproc"),
         default="dummy",
-        help="DummyVecEnv (default), SubprocVecEnv (one worker process per env), or batched: "
-        "training.vec_env.BatchedGameVecEnv, every game in this process with one shared opponent sampler",
+        help="DummyVecEnv (default) or SubprocVecEnv (one worker process per env)",
     )
     p.add_argument(
         "--compare",
         nargs="+",
         choices=COMPARED_PATHS,
         default=[],
-        help="also measure the 4-player setting with the checkpoint opponent deciding through its numpy act, "
-        "or through act_batch across the games (with --vec-env batched), interleaved with the others",
+        help="also measure the 4-player setting with the checkpoint opponent deciding through its numpy act "
+        "instead of its seat actors, interleaved with the others",
     )
     p.add_argument("--config", default=str(DEFAULT_CONFIG), help="training config for the PPO settings")
     p.add_argument(
@@ -956,8 +883,6 @@ def main(argv: list[str] | None = None) -> int:
     p = cfg.ppo
     config_name = " ".join([Path(args.config).name, *args.overrides])
     vec_name = "SubprocVecEnv" if args.vec_env == "subproc" and args.n_envs > 1 else "DummyVecEnv"
-    if args.vec_env == "batched":
-        vec_name = "BatchedGameVecEnv (the zero-cost env: DummyVecEnv)"
     print(
         f"# MaskablePPO training throughput: {args.repeats} repeats x {args.timesteps:,} frames per setting "
         f"(medians), {args.n_envs} env(s), {vec_name}\n"
@@ -974,16 +899,10 @@ def main(argv: list[str] | None = None) -> int:
             else " WARNING: the env workers' CPU could not be read (no /proc, no psutil): CPU rates count only this "
             "process and overstate throughput."
         )
-    batched_note = (
-        "; with BatchedGameVecEnv, inside its reset/step_wait/env_method('action_masks'), its own buffer "
-        "and info copies included"
-        if args.vec_env == "batched"
-        else ""
-    )
     print(
         f"Notes: CPU = process_time of this process{' plus the env workers' if workers_note else ''}; × zero-cost "
         f"is the ratio of frames per CPU-second within each repeat (median), env share = 1 - ratio. "
-        f"'in env' is the CPU inside env.step/reset/action_masks (timing wrapper){batched_note}. "
+        f"'in env' is the CPU inside env.step/reset/action_masks (timing wrapper). "
         f"PPO: {config_name}, n_steps {p.n_steps}, "
         f"batch {p.batch_size}, {p.n_epochs} epochs, net_arch {list(p.net_arch)} {p.activation}; "
         f"torch threads {info['torch_threads']}, OMP_NUM_THREADS={info['OMP_NUM_THREADS']}.{workers_note} "

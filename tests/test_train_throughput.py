@@ -54,61 +54,24 @@ def test_tiny_run_writes_table_and_json(tmp_path, capsys):
     assert not list(tmp_path.glob(".train_throughput.*"))  # no temp file left behind
 
 
-def test_tiny_batched_run(tmp_path, capsys):
-    out = tmp_path / "result.json"
-    tiny = [
-        "--set",
-        "ppo.n_steps=32",
-        "--set",
-        "ppo.batch_size=32",
-        "--set",
-        "ppo.n_epochs=1",
-        "--set",
-        "ppo.net_arch=[16,16]",
-    ]
-    args = ["--timesteps", "64", "--repeats", "1", "--n-envs", "2", "--vec-env", "batched", "--no-breakdown"]
-    assert tt.main([*args, "--json", str(out), *tiny]) == 0
-    assert "BatchedGameVecEnv" in capsys.readouterr().out
-    rows = {r["setting"]: r for r in json.loads(out.read_text())["results"]}
-    for r in rows.values():
-        assert r["frames_measured"] >= 64 and r["frames_per_cpu_s"] > 0 and r["env_us_per_frame"] > 0
-
-
-def test_batched_vec_shares_the_opponents_and_times_itself():
-    from training.vec_env import BatchedGameVecEnv
-
-    spec = tt.EnvSpec("lh2_random", "last_heroes_v0", {"auto_skip_forced": True}, seed=0)
-    vec = tt.make_vec(spec, 3, "batched")
-    inner = vec.venv.venv
-    assert isinstance(inner, BatchedGameVecEnv) and len({id(g.opponents) for g in inner.envs}) == 1
-    vec.reset()
-    for _ in range(30):
-        masks = np.stack(vec.env_method("action_masks"))
-        vec.step(masks.argmax(axis=1))
-    cpu, steps, resets = tt.env_timer_read(vec)
-    assert cpu > 0 and steps == 90 and resets >= 3
-
-
 def test_opponent_paths(tmp_path):
-    """seat_actor (as training plays a checkpoint), act (numpy forward pass), act_batch (batched)."""
-    from training.checkpoints import SeatActor
+    """seat_actor (as training plays a checkpoint) and act (the numpy forward pass)."""
     from training.config import load_config
+    from training.inference import SeatActor
 
     cfg = load_config(None, ["ppo.net_arch=[16]", "ppo.n_steps=32", "ppo.batch_size=32"])
     checkpoint = tt.make_checkpoint(cfg, 0, tmp_path)
     specs = tt.make_specs(cfg, 0, checkpoint, tt.COMPARED_PATHS)
     assert tuple(specs) == tt.settings_for(tt.COMPARED_PATHS)
     seen = {}
-    for setting in ("lh4_checkpoint", "lh4_checkpoint_act", "lh4_checkpoint_act_batch"):
-        inner = tt.make_vec(specs[setting], 2, "batched").venv.venv
+    for setting in ("lh4_checkpoint", "lh4_checkpoint_act"):
+        inner = tt.make_vec(specs[setting], 2, "dummy").venv
         inner.reset()
         for _ in range(20):
             inner.step(np.stack(inner.env_method("action_masks")).argmax(axis=1))
-        actors = [a for g in inner.envs for a in g.seat_actors.values()]
-        seen[setting] = (inner.batch_calls, {type(a) for a in actors})
-    assert seen["lh4_checkpoint"] == (0, {SeatActor})
-    assert seen["lh4_checkpoint_act"] == (0, {tt.PlainAct})
-    assert seen["lh4_checkpoint_act_batch"][0] > 0 and seen["lh4_checkpoint_act_batch"][1] == {tt.BatchOnly}
+        seen[setting] = {type(a) for e in inner.envs for a in e.unwrapped._actors.values()}
+    assert seen["lh4_checkpoint"] == {SeatActor}
+    assert seen["lh4_checkpoint_act"] == {tt.PlainAct}
 
 
 def test_compared_path_is_a_setting_of_its_own(tmp_path, capsys):

@@ -5,7 +5,7 @@ Zoo keeps one YAML file per experiment. We do both: :class:`TrainConfig` has fou
 (``env``, ``ppo``, ``selfplay``, ``run``), each a dataclass whose fields carry their help text and
 their allowed values in ``metadata``, and ``configs/*.yaml`` fill them::
 
-    cfg = load_config("configs/last_heroes_2p.yaml", ["run.seed=3", "ppo.net_arch=[64, 64]"])
+    cfg = load_config("configs/last_heroes.yaml", ["run.seed=3", "ppo.net_arch=[64, 64]"])
     cfg = load_config(None)  # the dataclass defaults: the quickstart experiment
 
 Rules:
@@ -44,9 +44,11 @@ from training.atomic import atomic_write_text
 
 # Fixed baseline opponents a self-play run may mix in (policy specs of training.policies).
 BASELINE_NAMES: tuple[str, ...] = ("random", "heuristic")
+# Partners a cooperative run may seat beside the learner (pool: a snapshot of the run).
+PARTNER_NAMES: tuple[str, ...] = ("random", "heuristic", "pool")
 OPPONENT_SAMPLING: tuple[str, ...] = ("latest", "mostly_latest", "uniform")
 ACTIVATIONS: tuple[str, ...] = ("tanh", "relu")
-VEC_ENVS: tuple[str, ...] = ("subproc", "dummy", "batched")
+VEC_ENVS: tuple[str, ...] = ("subproc", "dummy")
 
 
 class ConfigError(ValueError):
@@ -91,6 +93,11 @@ class EnvConfig:
         "env options passed to envs.make / the Game (num_players, reward_scheme, shaping_coef, "
         "auto_skip_forced, ...); the env's own option table says what each allows",
     )
+    player_counts: list[int] = setting(
+        [],
+        "table sizes to train on, one drawn per episode (repeat a count to draw it more often, e.g. "
+        "[2, 2, 3, 4, 5]); empty: the one count of options.num_players. Evaluation runs at each count",
+    )
 
 
 @dataclass
@@ -123,13 +130,33 @@ class SelfPlayConfig:
     )
     baselines: dict[str, float] = setting(
         {"random": 0.2, "heuristic": 0.4},
-        "chance of a fixed baseline opponent per seat per episode (names: random, heuristic; sum <= 1); "
-        "the rest goes to pool snapshots, and before the first snapshot only baselines play",
+        "competitive games: chance of a fixed opponent per seat per episode, by policy spec (random, "
+        "heuristic, or a checkpoint path; sum <= 1); the rest goes to pool snapshots, and before the "
+        "first snapshot only these play",
+    )
+    partners: dict[str, float] = setting(
+        {},
+        "cooperative games: chance that a seat is played by a partner instead of the learner, per seat "
+        "per episode, by policy spec (random, heuristic, a checkpoint path, or pool: a snapshot of this "
+        "run; sum <= 1); the rest is the learner, which always holds at least one seat",
     )
     snapshot_every: int = setting(50_000, "timesteps between snapshots added to the pool", ge=1)
     pool_size: int = setting(10, "how many of the most recent snapshots are sampled", ge=1)
-    promote_games: int = setting(200, "head-to-head games deciding whether a snapshot becomes the best", ge=1)
-    promote_threshold: float = setting(0.55, "win rate against the current best needed for promotion", ge=0, le=1)
+    promote_games: int = setting(
+        200,
+        "games deciding whether a snapshot becomes the best (split over the table sizes): head-to-head "
+        "against the best in competitive games, a team of the snapshot beside a team of the best on the "
+        "same deals in cooperative ones",
+        ge=1,
+    )
+    promote_threshold: float = setting(
+        0.55,
+        "competitive: the snapshot's win share against the best, in units of a fair 2-player share "
+        "(0.5 is parity at any table size), needed for promotion; cooperative: the snapshot team's win "
+        "rate must beat the best team's by this minus 0.5 (0.55: by 5 points)",
+        ge=0,
+        le=1,
+    )
     deterministic_opponents: bool = setting(False, "snapshot opponents play their most likely action")
 
 
@@ -142,17 +169,23 @@ class RunConfig:
     total_timesteps: int = setting(150_000, "learner timesteps to train", ge=1)
     n_envs: int = setting(4, "parallel environments", ge=1)
     vec_env: str = setting(
-        "subproc",
-        "vectorized env: one process per env (subproc), all in this process (dummy), or all in this process "
-        "with one shared opponent sampler, batching the decisions of opponents that have act_batch and no "
-        "seat actors across the envs (batched; checkpoints play through their seat actors)",
-        choices=VEC_ENVS,
+        "subproc", "vectorized env: one process per env (subproc) or all in this process (dummy)", choices=VEC_ENVS
     )
     checkpoint_every: int = setting(50_000, "timesteps between checkpoints", ge=1)
     eval_every: int = setting(50_000, "timesteps between evaluations against the baselines", ge=1)
-    eval_games: int = setting(100, "games per opponent in each evaluation", ge=1)
+    eval_games: int = setting(
+        100, "games per opponent (cooperative: per line-up) and table size in each evaluation", ge=1
+    )
+    eval_variants: dict[str, list[Any]] = setting(
+        {},
+        "the final evaluation also runs at each of these option values, e.g. {difficulty: [novice, heroic]}",
+    )
     runs_dir: str = setting("runs", "folder of run folders (logs, checkpoints, the resolved config)")
-    export_dir: str = setting("checkpoints", "folder the final policy is exported to")
+    export_dir: str = setting(
+        "",
+        "also export the final policy to <export_dir>/<game>/<exp_name>.{pt,json} (empty: only the run folder's "
+        "final checkpoint; the shipped bots live in checkpoints/)",
+    )
     torch_threads: int = setting(1, "torch.set_num_threads for the learner and each env worker", ge=1)
     progress: bool = setting(True, "show a progress bar")
 
@@ -389,35 +422,37 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
             f"ppo.n_steps * run.n_envs = {ppo.n_steps} * {run.n_envs} = {rollout}"
         )
 
-    for name, weight in sp.baselines.items():
-        if name not in BASELINE_NAMES:
-            errors.append(
-                _unknown_key_error(f"selfplay.baselines.{name}", name, BASELINE_NAMES, "in selfplay.baselines")
-            )
-        elif not 0.0 <= weight <= 1.0:
-            errors.append(f"selfplay.baselines.{name}: {weight!r} is out of range; it must be >= 0 and <= 1")
-    total = sum(sp.baselines.values())
-    if total > 1.0 + 1e-9:
-        errors.append(f"selfplay.baselines: the weights sum to {total:g}; it must be <= 1 (the rest goes to the pool)")
+    for key, words, rest in (("baselines", BASELINE_NAMES, "the pool"), ("partners", PARTNER_NAMES, "the learner")):
+        weights = getattr(sp, key)
+        for name, weight in weights.items():
+            if name not in words and not Path(name).exists():
+                errors.append(
+                    f"unknown key 'selfplay.{key}.{name}': neither one of {list(words)} nor an existing checkpoint path"
+                )
+            elif not 0.0 <= weight <= 1.0:
+                errors.append(f"selfplay.{key}.{name}: {weight!r} is out of range; it must be >= 0 and <= 1")
+        total = sum(weights.values())
+        if total > 1.0 + 1e-9:
+            errors.append(f"selfplay.{key}: the weights sum to {total:g}; it must be <= 1 (the rest goes to {rest})")
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", run.exp_name):
         errors.append(
             f"run.exp_name: {run.exp_name!r} is not allowed; use letters, digits, '.', '_' and '-' "
             "(it is part of the run folder name)"
         )
-    for key in ("runs_dir", "export_dir"):
-        if not getattr(run, key).strip():
-            errors.append(f"run.{key}: must not be empty")
+    if not run.runs_dir.strip():
+        errors.append("run.runs_dir: must not be empty")
 
-    errors.extend(_env_errors(cfg.env))
+    errors.extend(_env_errors(cfg))
     return errors
 
 
-def _env_errors(env: EnvConfig) -> list[str]:
-    """Build the Game from env.options, as the trainer will, and report its complaints."""
+def _env_errors(cfg: TrainConfig) -> list[str]:
+    """Build the Game from env.options at every table size, as the trainer will, and report its complaints."""
     import envs
-    from envs.core.aec import DRIVER_OPTIONS
+    from envs.core.options import DRIVER_OPTIONS
 
+    env = cfg.env
     try:
         game_cls = envs.game_class(env.env_id)
     except ValueError as e:
@@ -437,14 +472,38 @@ def _env_errors(env: EnvConfig) -> list[str]:
             driver[name].validate(options.pop(name))
         except ValueError as e:
             errors.append(f"env.options.{name}: {e}")
-    try:
-        game = game_cls(**options)
-    except (ValueError, TypeError, OSError) as e:
-        errors.append(f"env.options: {e}")
+    lo, hi = game_cls.min_players, game_cls.max_players
+    counts = list(env.player_counts)
+    if counts and "num_players" in options:
+        errors.append("env.player_counts and env.options.num_players both set the table size; keep one")
+    for i, n in enumerate(counts):
+        if not lo <= n <= hi:
+            errors.append(
+                f"env.player_counts[{i}]: {n} is out of range; {env.env_id} is played by {lo} to {hi} players"
+            )
+    if errors:
+        return errors
+    for n in sorted(set(counts)) or [None]:
+        try:
+            game = game_cls(**options, **({} if n is None else {"num_players": n}))
+        except (ValueError, TypeError, OSError) as e:
+            errors.append(f"env.options: {e}")
+            break
     else:
         mode = game.options.get("observation_mode", "vector")
         if mode != "vector":
             errors.append(f"env.options.observation_mode: training needs flat observations; use 'vector', not {mode!r}")
+        if cfg.selfplay.partners and not game_cls.cooperative:
+            errors.append(
+                f"selfplay.partners: {env.env_id} is competitive; partners sit beside the learner in cooperative "
+                "games (use selfplay.baselines for opponents)"
+            )
+        for key, values in cfg.run.eval_variants.items():
+            for value in values:
+                try:
+                    game_cls(**{**options, key: value})
+                except (ValueError, TypeError, OSError) as e:
+                    errors.append(f"run.eval_variants.{key}: {e}")
     return errors
 
 

@@ -1,4 +1,4 @@
-"""Plot a run's learning curve: win rate against each baseline over training steps.
+"""Plot a run's learning curve: win rate of each evaluated line-up at each table size over training steps.
 
     python -m training.curves RUN_DIR [--out PNG]
 
@@ -30,23 +30,31 @@ def read_history(run_dir: Path) -> list[dict]:
     return sorted(rows, key=lambda r: r["timesteps"])
 
 
+def series(rows: list[dict]) -> dict[str, list[tuple[int, float, float, float]]]:
+    """``{"<table> <line-up>": [(timesteps, win rate, low, high), ...]}`` from the evaluation rows
+    (``{"timesteps", "results": {"2p": {"heuristic": {"win_rate", "win_rate_ci95"}, ...}}}``)."""
+    out: dict[str, list[tuple[int, float, float, float]]] = {}
+    for row in rows:
+        for table, by_lineup in row["results"].items():
+            for name, r in by_lineup.items():
+                lo, hi = r["win_rate_ci95"]
+                out.setdefault(f"{table} {name}", []).append((row["timesteps"], r["win_rate"], lo, hi))
+    return out
+
+
 def plot_learning_curve(run_dir: Path, out: Path | None = None, title: str | None = None) -> Path:
     rows = read_history(run_dir)
     out = Path(out) if out else Path(run_dir) / "learning_curve.png"
-    baselines = [k for k, v in rows[0].items() if isinstance(v, dict) and "win_rate" in v]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for name in baselines:
-        steps = [r["timesteps"] for r in rows if name in r]
-        rate = [r[name]["win_rate"] for r in rows if name in r]
-        lo = [r[name]["win_rate_ci95"][0] for r in rows if name in r]
-        hi = [r[name]["win_rate_ci95"][1] for r in rows if name in r]
-        ax.plot(steps, rate, marker="o", label=f"vs {name}")
-        ax.fill_between(steps, lo, hi, alpha=0.2)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for label, points in series(rows).items():
+        steps, rate, lo, hi = zip(*points)
+        ax.plot(steps, rate, marker="o", label=label)
+        ax.fill_between(steps, lo, hi, alpha=0.15)
     ax.set_xlabel("learner timesteps")
-    ax.set_ylabel("win rate (seat-balanced, Wilson 95%)")
+    ax.set_ylabel("win rate (Wilson 95%)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize="small", ncol=2)
     ax.set_title(title or Path(run_dir).name)
     fig.tight_layout()
     try:

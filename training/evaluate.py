@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import io
 import json
 import math
 import os
@@ -67,7 +68,9 @@ from typing import Any
 import numpy as np
 
 import envs
-from training.atomic import atomic_path
+from envs.core.game import play_forced
+from envs.core.options import split_options
+from training.atomic import atomic_write_bytes, atomic_write_text
 from training.policies import Policy, load_policy, seat_actor
 
 # --------------------------------------------------------------------------------------------
@@ -221,10 +224,7 @@ def prepare(
     options = dict(env_options or {})
     if "num_players" in options:
         raise ValueError("give the player count as num_players (--players), not as an env option")
-    from envs.core.aec import DRIVER_OPTIONS
-
-    for o in DRIVER_OPTIONS:  # illegal_action / auto_skip_forced / render_mode concern the AEC driver only
-        options.pop(o.name, None)
+    _, options = split_options(game_cls, options)  # the driver's options do not change the rules
     game = game_cls(num_players=int(num_players), **options)  # raises a ValueError naming the allowed options
 
     names, specs, policies = [], [], []
@@ -261,41 +261,34 @@ def prepare(
 
 
 def play_game(game: Any, seat_policies: Sequence[Policy], seed: int) -> dict[str, Any]:
-    """One game on the rules State; forced decisions (one legal action) skip the policy."""
+    """One game on the rules State; forced decisions (one legal action) skip the policy.
+
+    The result's ``winners`` and ``reason`` are the state's :class:`~envs.core.game.Outcome`."""
     actors = [seat_actor(p) for p in seat_policies]
     state = game.new_state(seed)
     first = int(state.current_player)
     limit = 10 * game.max_game_length() + 1000
     decisions = 0
-    while not (state.is_terminal() or state.is_truncated()):
+    while True:
+        decisions += play_forced(state)
+        if state.is_terminal() or state.is_truncated():
+            break
         seat = state.current_player
-        mask = state.legal_mask()
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            action = int(legal[0])
-        else:
-            action = int(actors[seat].act(state.observe(seat), mask, state))
-        state.apply(action)
+        state.apply(int(actors[seat].act(state.observe(seat), state.legal_mask(), state)))
         decisions += 1
         if decisions > limit:
             raise RuntimeError(f"a game ran past {limit} decisions without ending (seed {seed})")
-    truncated = bool(state.is_truncated() and not state.is_terminal())
-    scores = [float(s) for s in state.scores()]
-    info = state.info()
-    if truncated:
-        winners: list[int] = []
-    elif info.get("winners") is not None:
-        winners = [int(w) for w in info["winners"]]
-    else:
-        best = max(scores)
-        winners = [i for i, s in enumerate(scores) if s == best]
+    outcome = state.outcome()
+    if outcome is None:
+        raise RuntimeError(f"{type(state).__name__} ended (seed {seed}) but its outcome() is None")
     return {
         "seed": seed,
         "first": first,
-        "winners": winners,
-        "scores": scores,
+        "winners": list(outcome.winners),
+        "reason": outcome.reason,
+        "scores": [float(x) for x in state.scores()],
         "returns": [float(r) for r in state.returns()],
-        "truncated": truncated,
+        "truncated": bool(outcome.truncated),
         "decisions": decisions,
     }
 
@@ -323,6 +316,10 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
     truncated = shared = 0
     decisions = 0
     records = []
+    cooperative = bool(setup.game.cooperative)
+    team_wins = 0
+    team_score = 0.0
+    reasons: dict[str, int] = {}
 
     bar = None
     if progress:
@@ -334,6 +331,9 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
         game_seed = _derived_seed(setup.seed, 0, g // cyc)
         r = play_game(setup.game, [agents[a].policy for a in seating], game_seed)
         winners = r["winners"]
+        reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+        team_wins += bool(winners)
+        team_score += float(np.mean(r["scores"]))
         truncated += r["truncated"]
         shared += len(winners) > 1
         decisions += r["decisions"]
@@ -350,10 +350,11 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
             table_seat_wins[w] += 1
             table_seat_share[w] += 1.0 / len(winners)
             position_wins[(w - r["first"]) % n] += 1
-        # ratings: each seat a team of one, starting from its agent's current rating
+        # ratings: each seat a team of one, starting from its agent's current rating (competitive only:
+        # in a cooperative game every seat shares one result)
         teams = [[model.rating(mu=ratings[a][0], sigma=ratings[a][1])] for a in seating]
-        new = model.rate(teams, ranks=_ranks(winners, r["scores"]))
-        for a in set(seating):
+        new = None if cooperative else model.rate(teams, ranks=_ranks(winners, r["scores"]))
+        for a in set(seating) if new is not None else ():
             seats = [s for s, x in enumerate(seating) if x == a]
             ratings[a] = (
                 float(np.mean([new[s][0].mu for s in seats])),
@@ -393,7 +394,7 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
                     }
                     for s in range(n)
                 ],
-                "rating": {"mu": mu, "sigma": sigma, "ordinal": mu - 3.0 * sigma},
+                "rating": None if cooperative else {"mu": mu, "sigma": sigma, "ordinal": mu - 3.0 * sigma},
             }
         )
 
@@ -401,8 +402,21 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
         lo, hi = wilson_interval(won, count)
         return {key: index, "games": count, "wins": won, "win_rate": won / count, "win_rate_ci95": [lo, hi], **extra}
 
+    team = None
+    if cooperative:
+        lo, hi = wilson_interval(team_wins, games)
+        team = {
+            "lineup": [agents[a].name for a in lineups(len(agents), n)[0]],
+            "games": games,
+            "wins": team_wins,
+            "win_rate": team_wins / games,
+            "win_rate_ci95": [lo, hi],
+            "mean_score": team_score / games,
+            "mean_decisions": decisions / games,
+        }
     return {
         "env_id": setup.env_id,
+        "kind": "cooperative" if cooperative else "competitive",
         "num_players": n,
         "env_options": setup.env_options,
         "seed": setup.seed,
@@ -424,6 +438,8 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
             for s in range(n)
         ],
         "turn_positions": [table_row("position", p, games, int(position_wins[p]), {}) for p in range(n)],
+        "team": team,
+        "reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
         "truncated_games": truncated,
         "shared_wins": shared,
         "decisions": decisions,
@@ -467,16 +483,41 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
+def _reasons_line(results: dict[str, Any]) -> str:
+    return "Endings: " + "; ".join(f"{why}: {count}" for why, count in results["reasons"].items()) + "."
+
+
+def _markdown_cooperative(results: dict[str, Any], opts: str) -> str:
+    n, team = results["num_players"], results["team"]
+    lo, hi = team["win_rate_ci95"]
+    lines = [
+        f"## {results['env_id']}, {n} players, team: {' / '.join(team['lineup'])}",
+        "",
+        f"{results['schedule']}; seed {results['seed']}; options: {opts}.",
+        _reasons_line(results),
+        "",
+        "| Team (seat order before rotation) | Games | Team wins | Win rate | 95% CI | Mean score | Mean decisions |",
+        "|---|---:|---:|---:|---|---:|---:|",
+        f"| {' / '.join(team['lineup'])} | {team['games']} | {team['wins']} | {_pct(team['win_rate'])} | "
+        f"{_pct(lo)} - {_pct(hi)} | {team['mean_score']:.2f} | {team['mean_decisions']:.1f} |",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def markdown(results: dict[str, Any]) -> str:
-    """The results as Markdown: a header, the agents table, the seat and turn-position tables."""
+    """The results as Markdown: a header, the agents table, the seat and turn-position tables
+    (cooperative games: the team's win rate, score, length and endings)."""
     n = results["num_players"]
     opts = ", ".join(f"{k}={v!r}" for k, v in results["env_options"].items()) or "defaults"
+    if results.get("kind") == "cooperative":
+        return _markdown_cooperative(results, opts)
     lines = [
         f"## {results['env_id']}, {n} players: {', '.join(a['name'] for a in results['agents'])}",
         "",
         f"{results['schedule']}; seed {results['seed']}; options: {opts}.",
         f"Lineups (rotated through every seat): {'; '.join(' / '.join(x) for x in results['lineups'])}.",
         f"Shared wins: {results['shared_wins']}; truncated games: {results['truncated_games']}.",
+        _reasons_line(results),
         "",
         "| Agent | Spec | Games | Wins | Win rate | 95% CI | Win share | Mean score | Mean return | "
         + " | ".join(f"Seat {s}" for s in range(n))
@@ -507,14 +548,6 @@ def markdown(results: dict[str, Any]) -> str:
             f"| {p['position']} | {p['games']} | {p['wins']} | {_pct(p['win_rate'])} | {_pct(lo)} - {_pct(hi)} |"
         )
     return "\n".join(lines) + "\n"
-
-
-def _atomic_write(path: Path, write) -> None:
-    """Write through ``write(file_object)`` to a temporary file beside ``path``, then rename."""
-    with atomic_path(path) as tmp, open(tmp, "wb") as f:
-        write(f)
-        f.flush()
-        os.fsync(f.fileno())
 
 
 def plot(results: dict[str, Any], path: str | os.PathLike) -> None:
@@ -556,7 +589,9 @@ def plot(results: dict[str, Any], path: str | os.PathLike) -> None:
     fig.suptitle(f"{results['env_id']}, {n} players, {results['games']} games")
     fig.tight_layout()
     try:
-        _atomic_write(Path(path), lambda f: fig.savefig(f, format="png", dpi=100))
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=100)
+        atomic_write_bytes(path, buffer.getvalue())
     finally:
         plt.close(fig)
 
@@ -566,10 +601,8 @@ def write_outputs(results: dict[str, Any], out_dir: str | os.PathLike) -> dict[s
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {"json": out / "results.json", "md": out / "results.md", "png": out / "results.png"}
-    text = json.dumps(results, indent=1, default=float)
-    _atomic_write(paths["json"], lambda f: f.write(text.encode()))
-    md = markdown(results)
-    _atomic_write(paths["md"], lambda f: f.write(md.encode()))
+    atomic_write_text(paths["json"], json.dumps(results, indent=1, default=float))
+    atomic_write_text(paths["md"], markdown(results))
     plot(results, paths["png"])
     return paths
 

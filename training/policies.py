@@ -102,6 +102,6 @@ def load_policy(spec: str, env_id: str, seed: int | None = None, deterministic: 
     path = Path(spec)
     if not path.exists():
         raise ValueError(f"policy spec {spec!r} is neither one of {list(SPEC_WORDS)} nor an existing checkpoint path")
-    from training.checkpoints import CheckpointPolicy
+    from training.inference import CheckpointPolicy
 
     return CheckpointPolicy(path, env_id=env_id, deterministic=deterministic, seed=seed)

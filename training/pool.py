@@ -5,10 +5,12 @@ training steps, parent, evaluation results and rating, and which one is the curr
 rewritten atomically, survives restarts, and is read by the training env workers (which reload it
 when it changes), by evaluation and by play.
 
-Sampling an opponent (SIMPLE-style self-play): with the probabilities of ``baselines`` a fixed
-baseline (``random``, ``heuristic``); otherwise a snapshot, by ``latest``, ``mostly_latest``
-(the latest with probability ``latest_prob``, else uniform over the ``pool_size`` most recent)
-or ``uniform``. A snapshot becomes ``best`` only when it beats the current best head-to-head.
+Sampling a seat's policy (SIMPLE-style self-play, :class:`PoolSampler`): with the given
+probabilities a fixed policy (``random``, ``heuristic``, a checkpoint); otherwise a snapshot, by
+``latest``, ``mostly_latest`` (the latest with probability ``latest_prob``, else uniform over the
+``pool_size`` most recent) or ``uniform``; for cooperative partners the rest is the learner
+itself. A snapshot becomes ``best`` only when it beats the current best (``training.train``'s
+promotion, by the measure of the game's kind).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from training.policies import Policy, load_policy
 
 MANIFEST = "pool.json"
 SAMPLING = ("latest", "mostly_latest", "uniform")
-BASELINES = ("random", "heuristic")
+POOL = "pool"  # the seat-policy spec of "a snapshot of this run's pool"
 
 
 class OpponentPool:
@@ -100,7 +102,15 @@ class OpponentPool:
 
 
 class PoolSampler:
-    """Draws opponents for the training env; re-reads the manifest when it changes."""
+    """Draws the policy of one seat for an episode; re-reads the manifest when it changes.
+
+    ``weights`` maps policy specs (``random``, ``heuristic``, a checkpoint path, or ``pool``: a
+    snapshot of this run's pool) to the chance of that spec per seat per episode, summing to at
+    most 1. The rest goes to ``rest``: ``"pool"`` (competitive opponents: a snapshot) or
+    ``"learner"`` (cooperative partners: :meth:`sample` returns None and the learner plays that
+    seat). While the pool is empty, a pool draw of an opponent goes to the other specs in their
+    relative weights (random when there are none), and a pool draw of a partner to the learner.
+    """
 
     def __init__(
         self,
@@ -108,23 +118,27 @@ class PoolSampler:
         env_id: str,
         sampling: str = "mostly_latest",
         latest_prob: float = 0.8,
-        baselines: dict[str, float] | None = None,
+        weights: dict[str, float] | None = None,
         pool_size: int = 10,
         deterministic: bool = False,
         seed: int | None = None,
+        rest: str = "pool",
     ):
         if sampling not in SAMPLING:
             raise ValueError(f"opponent sampling {sampling!r} is not one of {list(SAMPLING)}")
-        baselines = dict(baselines or {})
-        unknown = set(baselines) - set(BASELINES)
-        if unknown or sum(baselines.values()) > 1 + 1e-9 or any(w < 0 for w in baselines.values()):
-            raise ValueError(f"baselines {baselines} must map {list(BASELINES)} to weights >= 0 summing to <= 1")
+        if rest not in ("pool", "learner"):
+            raise ValueError(f'rest must be "pool" or "learner", not {rest!r}')
+        weights = dict(weights or {})
+        if sum(weights.values()) > 1 + 1e-9 or any(w < 0 for w in weights.values()):
+            raise ValueError(f"seat policy weights {weights} must be >= 0 and sum to <= 1")
         self.root = Path(root)
         self.env_id = env_id
         self.sampling = sampling
         self.latest_prob = latest_prob
-        self.baseline_names = list(baselines)
-        self.baseline_weights = np.array([baselines[b] for b in self.baseline_names], dtype=float)
+        self.rest = rest
+        self.specs = [k for k in weights if k != POOL]
+        self.weights = np.array([weights[k] for k in self.specs], dtype=float)
+        self.pool_weight = weights.get(POOL, 0.0) + (1.0 - sum(weights.values()) if rest == "pool" else 0.0)
         self.pool_size = pool_size
         self.deterministic = deterministic
         self.seed = seed
@@ -132,7 +146,9 @@ class PoolSampler:
         self._names: list[str] = []
         self._paths: dict[str, Path] = {}
         self._loaded: dict[str, Policy] = {}
-        self._baselines = {b: load_policy(b, env_id, seed=seed) for b in (*self.baseline_names, "random")}
+        self._fixed = {
+            spec: load_policy(spec, env_id, seed=seed, deterministic=deterministic) for spec in (*self.specs, "random")
+        }
 
     def _refresh(self) -> None:
         path = self.root / MANIFEST
@@ -149,18 +165,25 @@ class PoolSampler:
         self._paths = {s["name"]: self.root / s["path"] for s in recent}
         self._loaded = {k: v for k, v in self._loaded.items() if k in self._paths}
 
-    def sample(self, rng: np.random.Generator) -> Policy:
+    def sample(self, rng: np.random.Generator) -> Policy | None:
         self._refresh()
         u = rng.random()
-        cumulative = np.cumsum(self.baseline_weights)
+        cumulative = np.cumsum(self.weights)
+        fixed_total = cumulative[-1] if len(cumulative) else 0.0
+        if u < fixed_total:
+            return self._fixed[self.specs[int(np.searchsorted(cumulative, u, side="right"))]]
+        if u >= fixed_total + self.pool_weight:
+            return None  # the rest goes to the learner
         if not self._names:
-            # No snapshot yet: baselines only, in their relative weights (random when there are none).
-            if not self.baseline_names or cumulative[-1] <= 0:
-                return self._baselines["random"]
-            u *= cumulative[-1]
-        for name, edge in zip(self.baseline_names, cumulative):
-            if u < edge:
-                return self._baselines[name]
+            if self.rest == "learner":
+                return None
+            if fixed_total <= 0:
+                return self._fixed["random"]
+            u = rng.random() * fixed_total
+            return self._fixed[self.specs[int(np.searchsorted(cumulative, u, side="right"))]]
+        return self._snapshot(rng)
+
+    def _snapshot(self, rng: np.random.Generator) -> Policy:
         names = self._names
         if self.sampling == "latest" or (self.sampling == "mostly_latest" and rng.random() < self.latest_prob):
             name = names[-1]

@@ -9,6 +9,7 @@ then improves on the clone instead of starting from uniform play.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,10 +17,9 @@ import numpy as np
 import torch
 
 import envs
-from envs.core.aec import DRIVER_OPTIONS
+from envs.core.options import split_options
 from training.policies import load_policy, seat_actor
-
-_DRIVER_NAMES = {o.name for o in DRIVER_OPTIONS}
+from training.single_agent import resolve_player_counts
 
 
 @dataclass
@@ -34,17 +34,26 @@ class TeacherData:
 
 
 def collect_teacher_data(
-    env_id: str, env_options: dict[str, Any], teacher: str, games: int, seed: int = 0
+    env_id: str,
+    env_options: dict[str, Any],
+    teacher: str,
+    games: int,
+    seed: int = 0,
+    player_counts: Sequence[int] | None = None,
 ) -> TeacherData:
-    """The teacher's decisions over ``games`` games where it holds every seat."""
-    options = dict(env_options)
-    skip_forced = bool(options.get("auto_skip_forced", False))
-    game = envs.game_class(env_id)(**{k: v for k, v in options.items() if k not in _DRIVER_NAMES})
+    """The teacher's decisions over ``games`` games where it holds every seat; with several
+    ``player_counts`` the games cycle through them (a repeated count gets more games)."""
+    game_cls = envs.game_class(env_id)
+    driver, options = split_options(game_cls, dict(env_options))
+    skip_forced = driver["auto_skip_forced"]
+    counts = resolve_player_counts(game_cls, options, player_counts)
+    tables = {n: game_cls(**{**options, "num_players": n}) for n in set(counts)}
     policy = load_policy(teacher, env_id, seed=seed)
     obs, masks, actions, seats, game_of = [], [], [], [], []
     results: list[list[float]] = []
     rng = np.random.default_rng(seed)
     for g in range(games):
+        game = tables[counts[g % len(counts)]]
         state = game.new_state(int(rng.integers(2**63 - 1)))
         actors = [seat_actor(policy) for _ in range(game.num_players)]
         while not (state.is_terminal() or state.is_truncated()):

@@ -2,32 +2,43 @@
 
 Competitive games: the learner takes one seat, drawn each episode, and the other seats are
 played inside ``step()`` by opponents drawn from an :class:`OpponentSampler`. Cooperative games:
-the learner plays every seat with one shared policy. Either way the observation, mask and reward
-returned are always the learner's own: the reward of a step is everything the learner's seat
-received from its own action and from the moves of others up to its next decision (PettingZoo's
-SB3 self-play tutorial once trained on the opponent's reward, PettingZoo#1147).
+the learner plays every seat with one shared policy, except the seats that a partner sampler gives
+to partner bots (a heuristic, a checkpoint, a pool snapshot) for the episode; one seat, drawn each
+episode, is always the learner's. Either way the observation, mask and reward returned are always
+the learner's own: the reward of a step is everything the learner's seat received from its own
+action and from the moves of others up to its next decision (PettingZoo's SB3 self-play tutorial
+once trained on the opponent's reward, PettingZoo#1147).
+
+Table sizes: with ``player_counts`` (e.g. ``[2, 3, 4, 5]``; a repeated count is drawn more often)
+each episode draws its player count. The observation and action spaces do not depend on the
+count, so one policy learns every table.
 
 The view drives the rules State directly (no AEC bookkeeping), and decisions with exactly one
-legal action are never sent to a policy: an opponent's are played at once, and with
+legal action are never sent to a policy: an opponent's or partner's are played at once, and with
 ``auto_skip_forced`` the learner's too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import gymnasium as gym
 import numpy as np
 
 import envs
-from envs.core.aec import DRIVER_OPTIONS
+from envs.core.game import play_forced
+from envs.core.options import split_options
 from training.policies import Policy, RandomPolicy, seat_actor
-
-_DRIVER_NAMES = {o.name for o in DRIVER_OPTIONS}
 
 
 class OpponentSampler(Protocol):
     def sample(self, rng: np.random.Generator) -> Policy: ...
+
+
+class PartnerSampler(Protocol):
+    def sample(self, rng: np.random.Generator) -> Policy | None:
+        """A partner for one seat, or None: the learner plays that seat."""
 
 
 class FixedOpponents:
@@ -38,6 +49,29 @@ class FixedOpponents:
 
     def sample(self, rng: np.random.Generator) -> Policy:
         return self.policies[int(rng.integers(len(self.policies)))]
+
+
+class FixedPartners:
+    """Each seat but the learner's anchor seat goes to ``policy`` with probability ``prob``."""
+
+    def __init__(self, policy: Policy, prob: float = 1.0):
+        self.policy, self.prob = policy, prob
+
+    def sample(self, rng: np.random.Generator) -> Policy | None:
+        return self.policy if rng.random() < self.prob else None
+
+
+def resolve_player_counts(game_cls: type, options: dict[str, Any], player_counts: Sequence[int] | None) -> list[int]:
+    """The table sizes to draw from: ``player_counts``, or the options' one count."""
+    if player_counts is None or len(player_counts) == 0:
+        return [game_cls(**options).num_players]
+    if "num_players" in options:
+        raise ValueError("give the table sizes either as player_counts or as the option num_players, not both")
+    lo, hi = game_cls.min_players, game_cls.max_players
+    for n in player_counts:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not lo <= n <= hi:
+            raise ValueError(f"player count {n!r} is not allowed; {game_cls.env_id} is played by {lo} to {hi} players")
+    return [int(n) for n in player_counts]
 
 
 class SingleAgentEnv(gym.Env):
@@ -52,52 +86,77 @@ class SingleAgentEnv(gym.Env):
         opponents: OpponentSampler | None = None,
         learner_seat: int | None = None,
         seed: int | None = None,
+        player_counts: Sequence[int] | None = None,
+        partners: PartnerSampler | None = None,
     ):
-        options = dict(env_options or {})
-        self.auto_skip_forced = bool(options.pop("auto_skip_forced", False))
-        self.illegal_action = options.pop("illegal_action", "raise")
-        if self.illegal_action not in ("raise", "penalize"):
-            raise ValueError(f'option illegal_action={self.illegal_action!r} must be "raise" or "penalize"')
-        for name in _DRIVER_NAMES & set(options):
-            options.pop(name)  # illegal_action / render_mode concern the AEC driver only
         # A registered env id, or a Game class (tests use small games that are not registered).
         game_cls = env_id if isinstance(env_id, type) else envs.game_class(env_id)
+        driver, options = split_options(game_cls, dict(env_options or {}))
+        self.auto_skip_forced: bool = driver["auto_skip_forced"]
+        self.illegal_action: str = driver["illegal_action"]
         self.env_id = game_cls.env_id
-        self.game = game_cls(**options)
-        self.cooperative = self.game.cooperative
-        n = self.game.num_players
-        if learner_seat is not None and not 0 <= learner_seat < n:
-            raise ValueError(f"learner_seat={learner_seat} is not a seat of a {n}-player game (0..{n - 1})")
+        counts = resolve_player_counts(game_cls, options, player_counts)
+        self.player_counts = counts
+        self.games = {n: game_cls(**{**options, "num_players": n}) for n in sorted(set(counts))}
+        self.game = self.games[counts[0]]
+        self.cooperative = game_cls.cooperative
+        if learner_seat is not None and not all(0 <= learner_seat < n for n in counts):
+            raise ValueError(f"learner_seat={learner_seat} is not a seat of every table size {sorted(set(counts))}")
         if self.cooperative and learner_seat is not None:
             raise ValueError("in a cooperative game the learner plays every seat; learner_seat must be None")
+        if not self.cooperative and partners is not None:
+            raise ValueError("partners sit beside the learner in cooperative games; a competitive game has opponents")
         self.fixed_seat = learner_seat
         self.opponents = opponents if opponents is not None else FixedOpponents(RandomPolicy(seed))
+        self.partners = partners
         layout = self.game.observation_layout
         self.observation_space = gym.spaces.Box(layout.low, layout.high, (layout.size,), np.float32)
         self.action_space = gym.spaces.Discrete(self.game.num_actions)
         self.state = None
         self._penalized = False
-        self.learner = 0
-        self.seat_policies: dict[int, Policy] = {}
-        self.seat_actors: dict[int, Policy] = {}  # what plays each opponent seat this episode
-        self.pending_seat: int | None = None
-        self.pending_mask: np.ndarray | None = None
-        self._reward = 0.0
-        self._step_reward: Any = None
         self._illegal = -1
+        self.learner = 0  # the learner's seat (cooperative: the seat it plays now, or played last)
+        self.learner_seats: frozenset[int] = frozenset()
+        self.seat_policies: dict[int, Policy] = {}  # the other seats' policies this episode
+        self._actors: dict[int, Policy] = {}  # what plays each of those seats (training.policies.seat_actor)
         if seed is not None:
             self.np_random, _ = gym.utils.seeding.np_random(seed)
 
     # -- gymnasium API ------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        self.begin_reset(seed=seed, options=options)
-        self._play_pending()
-        return self.end_reset()
+        super().reset(seed=seed)
+        self._penalized = False
+        rng = self.np_random
+        counts = self.player_counts
+        n = counts[int(rng.integers(len(counts)))] if len(counts) > 1 else counts[0]
+        self.game = self.games[n]
+        self.state = self.game.new_state(int(rng.integers(2**63 - 1)))
+        if self.cooperative:
+            anchor = int(rng.integers(n))
+            drawn = {s: (self.partners.sample(rng) if self.partners else None) for s in range(n) if s != anchor}
+            self.seat_policies = {s: p for s, p in drawn.items() if p is not None}
+            self.learner = anchor
+        else:
+            self.learner = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
+            self.seat_policies = {s: self.opponents.sample(rng) for s in range(n) if s != self.learner}
+        self.learner_seats = frozenset(s for s in range(n) if s not in self.seat_policies)
+        self._actors = {s: seat_actor(p) for s, p in self.seat_policies.items()}
+        reward = self._run()
+        return self._observation(), self._info(reward)
 
     def step(self, action: int):
-        self.begin_step(action)
-        self._play_pending()
-        return self.end_step()
+        state = self.state
+        action = int(action)
+        if self.illegal_action == "penalize" and not state.legal_mask()[action]:
+            # As the AEC driver's "penalize": the episode ends with -1 for the offender.
+            self._penalized, self._illegal = True, action
+            return self._observation(), -1.0, True, False, {"illegal_action": action}
+        seat = state.current_player
+        state.apply(action)
+        reward = state.rewards()[seat] + self._run()
+        terminated = state.is_terminal()
+        truncated = state.is_truncated() and not terminated
+        return self._observation(), float(reward), terminated, truncated, self._info(reward)
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the game is over)."""
@@ -108,114 +167,40 @@ class SingleAgentEnv(gym.Env):
     def render(self) -> str:
         return self.state.render()
 
-    # -- the same, in phases (training.vec_env.BatchedGameVecEnv drives many games this way) ----
-    # ``reset`` is ``begin_reset``, then every pending opponent decision answered with
-    # ``play_pending``, then ``end_reset``; ``step`` likewise. Between the phases ``pending_seat``
-    # is the opponent seat whose policy must choose (None: the learner's turn or the game is over);
-    # ``seat_policies[pending_seat]`` is that policy, ``seat_actors[pending_seat]`` what plays it
-    # (training.policies.seat_actor) and ``pending_mask`` its legal actions.
-    def begin_reset(self, *, seed: int | None = None, options: dict | None = None) -> None:
-        super().reset(seed=seed)
-        self._penalized = False
-        rng = self.np_random
-        n = self.game.num_players
-        self.state = self.game.new_state(int(rng.integers(2**63 - 1)))
-        if self.cooperative:
-            self.seat_policies = {}
-        else:
-            self.learner = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
-            self.seat_policies = {s: self.opponents.sample(rng) for s in range(n) if s != self.learner}
-        self.seat_actors = {s: seat_actor(p) for s, p in self.seat_policies.items()}
-        self._step_reward = None
-        self._reward = 0.0
-        self._run()
-
-    def end_reset(self) -> tuple[np.ndarray, dict[str, Any]]:
-        return self._observation(), self._info(self._reward)
-
-    def begin_step(self, action: int) -> None:
-        state = self.state
-        seat = self._seat()
-        self._reward = 0.0
-        if self.illegal_action == "penalize" and not state.legal_mask()[int(action)]:
-            # As the AEC driver's "penalize": the episode ends with -1 for the offender.
-            self._penalized = True
-            self._illegal = int(action)
-            self.pending_seat = None
-            return
-        state.apply(int(action))
-        self._step_reward = state.rewards()[seat]
-        self._run()
-
-    def end_step(self) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self._penalized:
-            return self._observation(), -1.0, True, False, {"illegal_action": self._illegal}
-        state = self.state
-        reward = self._step_reward
-        reward += self._reward
-        terminated = state.is_terminal()
-        truncated = state.is_truncated() and not terminated
-        return self._observation(), float(reward), terminated, truncated, self._info(reward)
-
-    def pending_observation(self) -> np.ndarray:
-        """What the pending opponent seat observes."""
-        return self.state.observe(self.pending_seat)
-
-    def play_pending(self, action: int) -> None:
-        """Play the pending opponent decision, then on to the next decision that needs a policy."""
-        state = self.state
-        state.apply(action)
-        self._reward += state.rewards()[self.learner]
-        self._run()
-
     # -- internals --------------------------------------------------------------------------
-    def _seat(self) -> int:
-        return self.state.current_player if self.cooperative else self.learner
-
-    def _done(self) -> bool:
-        return self.state.is_terminal() or self.state.is_truncated()
-
-    def _play_pending(self) -> None:
-        """Answer every pending opponent decision with its seat actor's ``act``."""
-        while self.pending_seat is not None:
-            seat = self.pending_seat
-            state = self.state
-            self.play_pending(self.seat_actors[seat].act(state.observe(seat), self.pending_mask, state))
-
-    def _run(self) -> None:
-        """Play forced moves until the learner has a real decision, the game ends (pending_seat None)
-        or an opponent's policy must choose (pending_seat, pending_mask); the learner's rewards
-        accumulate in ``_reward``."""
+    def _run(self) -> float:
+        """Play the other seats and forced moves until the learner has a real decision or the game
+        ends; returns the learner's rewards from those moves."""
         state = self.state
-        cooperative, learner, skip_forced = self.cooperative, self.learner, self.auto_skip_forced
-        while not (state.is_terminal() or state.is_truncated()):
+        mine = self.learner_seats
+        totals = [0.0] * state.game.num_players
+        keep = None if self.auto_skip_forced else mine.__contains__  # the learner decides its own forced moves
+        while True:
+            play_forced(state, totals, stop=keep)
+            if state.is_terminal() or state.is_truncated():
+                break
             seat = state.current_player
-            if cooperative or seat == learner:
-                if not skip_forced or state.num_legal() != 1:
-                    break
-                observer = seat
-            else:
-                if state.num_legal() != 1:
-                    self.pending_seat = seat
-                    self.pending_mask = state.legal_mask()
-                    return
-                observer = learner
-            state.apply(int(state.legal_mask().argmax()))  # the one legal action
-            self._reward += state.rewards()[observer]
-        self.pending_seat = None
-        self.pending_mask = None
+            if seat in mine:
+                self.learner = seat
+                break
+            action = self._actors[seat].act(state.observe(seat), state.legal_mask(), state)
+            state.apply(int(action))
+            for i, r in enumerate(state.rewards()):
+                totals[i] += r
+        return totals[self.learner]
 
     def _observation(self) -> np.ndarray:
-        seat = self._seat() if not self._done() else (self.learner if not self.cooperative else 0)
-        return self.state.observe(seat)
+        return self.state.observe(self.learner)
 
     def _info(self, reward: float) -> dict[str, Any]:
-        info: dict[str, Any] = {"learner_seat": self.learner if not self.cooperative else None}
-        if self._done():
-            end = self.state.info()
-            info.update(end)
-            if "winners" in end and not self.cooperative:
-                info["is_success"] = self.learner in end["winners"]
-            elif self.cooperative:
-                info["is_success"] = self.state.is_terminal() and self.state.returns()[0] > 0
+        state = self.state
+        info: dict[str, Any] = {
+            "learner_seat": None if self.cooperative else self.learner,
+            "num_players": state.game.num_players,
+        }
+        outcome = state.outcome()
+        if outcome is not None:
+            info.update(state.info())
+            info["outcome"] = outcome.to_json()
+            info["is_success"] = outcome.team_won if self.cooperative else self.learner in outcome.winners
         return info

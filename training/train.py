@@ -6,8 +6,11 @@ Without CONFIG the embedded default (the quickstart: Last Heroes, 2 players) is 
 in ``runs/{env}__{exp}__{seed}__{time}/``: the resolved config, TensorBoard logs (``tb_*``), the
 opponent pool (``pool/``), resumable checkpoints (``checkpoints/latest.zip``, written atomically
 every ``run.checkpoint_every`` steps) and evaluation results. ``--resume RUN_DIR`` continues a
-killed run from its last checkpoint. The final policy is exported as a safe checkpoint
-(weights + JSON metadata) under ``checkpoints/<game>/<exp_name>``.
+killed run from its last checkpoint. The final policy is a safe checkpoint (weights + JSON
+metadata) in the run folder, ``checkpoints/final.{pt,json}``, evaluated at every table size of the
+run; ``run.export_dir`` also exports it to ``<export_dir>/<game>/<exp_name>.{pt,json}``. Nothing
+is written outside the run folder unless asked. Training ends with a short summary: the
+evaluation table, where the checkpoint is, and how to evaluate or use it.
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
 import envs
+from envs.core.options import split_options
 from training.atomic import atomic_path, atomic_write_text
 from training.config import TrainConfig, load_config, save_config
 from training.pool import OpponentPool, PoolSampler
@@ -43,44 +48,62 @@ def game_folder(env_id: str) -> str:
 
 
 def opponent_sampler(cfg: TrainConfig, pool_dir: Path, seed: int) -> PoolSampler:
+    """Competitive games: each opponent seat's policy per episode (baselines, else the pool)."""
     return PoolSampler(
         pool_dir,
         cfg.env.env_id,
         sampling=cfg.selfplay.opponent_sampling,
         latest_prob=cfg.selfplay.latest_prob,
-        baselines=cfg.selfplay.baselines,
+        weights=cfg.selfplay.baselines,
         pool_size=cfg.selfplay.pool_size,
         deterministic=cfg.selfplay.deterministic_opponents,
         seed=seed,
     )
 
 
+def partner_sampler(cfg: TrainConfig, pool_dir: Path, seed: int) -> PoolSampler | None:
+    """Cooperative games: each seat's partner per episode, or None where the learner plays it."""
+    if not cfg.selfplay.partners:
+        return None
+    return PoolSampler(
+        pool_dir,
+        cfg.env.env_id,
+        sampling=cfg.selfplay.opponent_sampling,
+        latest_prob=cfg.selfplay.latest_prob,
+        weights=cfg.selfplay.partners,
+        pool_size=cfg.selfplay.pool_size,
+        deterministic=cfg.selfplay.deterministic_opponents,
+        seed=seed,
+        rest="learner",
+    )
+
+
+def is_cooperative(cfg: TrainConfig) -> bool:
+    return bool(envs.game_class(cfg.env.env_id).cooperative)
+
+
 class _EnvFactory:
-    """Picklable constructor of one training env (SubprocVecEnv sends it to a worker).
+    """Picklable constructor of one training env (SubprocVecEnv sends it to a worker)."""
 
-    Each env draws its opponents from its own PoolSampler unless ``sampler`` is given: the
-    batched vec env gives every env the same one, so that they share the loaded snapshot policies
-    (decisions of the same batchable policy object are batched across envs).
-    """
-
-    def __init__(self, cfg: TrainConfig, pool_dir: Path, rank: int, sampler: PoolSampler | None = None):
-        self.cfg, self.pool_dir, self.rank, self.sampler = cfg, pool_dir, rank, sampler
+    def __init__(self, cfg: TrainConfig, pool_dir: Path, rank: int):
+        self.cfg, self.pool_dir, self.rank = cfg, pool_dir, rank
 
     def __call__(self) -> SingleAgentEnv:
         cfg = self.cfg
         seed = cfg.run.seed * 1000 + self.rank
-        sampler = self.sampler if self.sampler is not None else opponent_sampler(cfg, self.pool_dir, seed)
-        return SingleAgentEnv(cfg.env.env_id, cfg.env.options, opponents=sampler, seed=seed)
+        cooperative = is_cooperative(cfg)
+        return SingleAgentEnv(
+            cfg.env.env_id,
+            cfg.env.options,
+            opponents=None if cooperative else opponent_sampler(cfg, self.pool_dir, seed),
+            partners=partner_sampler(cfg, self.pool_dir, seed) if cooperative else None,
+            seed=seed,
+            player_counts=cfg.env.player_counts or None,
+        )
 
 
 def make_vec_env(cfg: TrainConfig, pool_dir: Path):
-    """``run.vec_env``: subproc (one worker process per env), dummy (all here, one after the other)
-    or batched (all here, one shared sampler, batchable opponents' decisions batched across the envs)."""
-    if cfg.run.vec_env == "batched":
-        from training.vec_env import BatchedGameVecEnv
-
-        shared = opponent_sampler(cfg, pool_dir, cfg.run.seed * 1000)
-        return VecMonitor(BatchedGameVecEnv([_EnvFactory(cfg, pool_dir, i, shared) for i in range(cfg.run.n_envs)]))
+    """``run.vec_env``: subproc (one worker process per env) or dummy (all here, one after the other)."""
     factories = [_EnvFactory(cfg, pool_dir, i) for i in range(cfg.run.n_envs)]
     if cfg.run.vec_env == "subproc" and cfg.run.n_envs > 1:
         vec = SubprocVecEnv(factories, start_method="forkserver")
@@ -94,6 +117,7 @@ def checkpoint_metadata(cfg: TrainConfig, steps: int, **extra: Any) -> dict[str,
     return {
         "env_id": cfg.env.env_id,
         "env_options": dict(cfg.env.options),
+        "player_counts": table_sizes(cfg),
         "observation_size": game.observation_size,
         "num_actions": game.num_actions,
         "training_steps": int(steps),
@@ -104,10 +128,7 @@ def checkpoint_metadata(cfg: TrainConfig, steps: int, **extra: Any) -> dict[str,
 
 
 def _game_options(cfg: TrainConfig) -> dict[str, Any]:
-    from envs.core.aec import DRIVER_OPTIONS
-
-    driver = {o.name for o in DRIVER_OPTIONS}
-    return {k: v for k, v in cfg.env.options.items() if k not in driver}
+    return split_options(envs.game_class(cfg.env.env_id), cfg.env.options)[1]
 
 
 def _eval_options(cfg: TrainConfig) -> dict[str, Any]:
@@ -115,27 +136,74 @@ def _eval_options(cfg: TrainConfig) -> dict[str, Any]:
     return {k: v for k, v in _game_options(cfg).items() if k != "num_players"}
 
 
-def num_players(cfg: TrainConfig) -> int:
-    return envs.game_class(cfg.env.env_id)(**_game_options(cfg)).num_players
+def table_sizes(cfg: TrainConfig) -> list[int]:
+    """The player counts a run trains and evaluates at."""
+    if cfg.env.player_counts:
+        return sorted(set(cfg.env.player_counts))
+    return [envs.game_class(cfg.env.env_id)(**_game_options(cfg)).num_players]
 
 
-def evaluate_against(cfg: TrainConfig, policy_path: Path, baselines: tuple[str, ...], games: int, seed: int):
-    """Win rate of a checkpoint against each baseline, seat-balanced."""
+def _summary(result: dict[str, Any]) -> dict[str, Any]:
+    """The few numbers of one evaluation that a training log keeps."""
+    if result["kind"] == "cooperative":
+        team = result["team"]
+        return {k: team[k] for k in ("win_rate", "win_rate_ci95", "mean_score", "mean_decisions", "games")}
+    focus = result["agents"][0]
+    return {k: focus[k] for k in ("win_rate", "win_rate_ci95", "win_share_rate", "mean_score", "games")}
+
+
+def lineups_to_evaluate(cooperative: bool, policy: str, num_players: int) -> dict[str, list[str]]:
+    """What a checkpoint is measured in: against each baseline (competitive), or as a team on its own
+    and beside heuristic partners (cooperative)."""
+    if not cooperative:
+        return {"random": [policy, "random"], "heuristic": [policy, "heuristic"]}
+    out = {"team": [policy]}
+    if num_players > 1:
+        out["with_heuristic"] = [policy, "heuristic"]
+    return out
+
+
+def evaluate_policy(
+    cfg: TrainConfig, policy_path: Path, games: int, seed: int, extra_options: dict[str, Any] | None = None
+) -> dict[str, dict[str, Any]]:
+    """``{"<n>p": {line-up name: summary}}`` at every table size of the run (see lineups_to_evaluate)."""
     from training.evaluate import evaluate
 
-    out = {}
-    for baseline in baselines:
-        result = evaluate(
-            cfg.env.env_id,
-            num_players(cfg),
-            [str(policy_path), baseline],
-            games,
-            seed=seed,
-            env_options=_eval_options(cfg),
-        )
-        focus = result["agents"][0]
-        out[baseline] = {k: focus[k] for k in ("win_rate", "win_rate_ci95", "win_share_rate", "mean_score", "games")}
+    cooperative = is_cooperative(cfg)
+    options = {**_eval_options(cfg), **(extra_options or {})}
+    out: dict[str, dict[str, Any]] = {}
+    for n in table_sizes(cfg):
+        out[f"{n}p"] = {
+            name: _summary(evaluate(cfg.env.env_id, n, agents, games, seed=seed, env_options=options))
+            for name, agents in lineups_to_evaluate(cooperative, str(policy_path), n).items()
+        }
     return out
+
+
+def promotion_score(cfg: TrainConfig, candidate: Path, best: Path, seed: int) -> float:
+    """How the candidate snapshot compares with the best, on the measure of the game's kind.
+
+    Competitive: its win share head-to-head against the best (the candidate in one seat, the best
+    in the others), times n / 2 so that 0.5 is parity at every table size, averaged over the table
+    sizes. Cooperative: 0.5 + (its team's win rate - the best team's win rate) on the same deals.
+    """
+    from training.evaluate import evaluate
+
+    sizes = table_sizes(cfg)
+    games = max(1, cfg.selfplay.promote_games // len(sizes))
+    options = _eval_options(cfg)
+    scores = []
+    for n in sizes:
+        if is_cooperative(cfg):
+            rates = [
+                evaluate(cfg.env.env_id, n, [str(p)], games, seed=seed, env_options=options)["team"]["win_rate"]
+                for p in (candidate, best)
+            ]
+            scores.append(0.5 + rates[0] - rates[1])
+        else:
+            result = evaluate(cfg.env.env_id, n, [str(candidate), str(best)], games, seed=seed, env_options=options)
+            scores.append(result["agents"][0]["win_share_rate"] * n / 2)
+    return float(np.mean(scores))
 
 
 class SelfPlayCallback(BaseCallback):
@@ -189,20 +257,10 @@ class SelfPlayCallback(BaseCallback):
         entry = self.pool.add_snapshot(self.model, steps, checkpoint_metadata(cfg, steps))
         best = self.pool.best
         if best is not None and best != entry["name"]:
-            from training.evaluate import evaluate
-
-            result = evaluate(
-                cfg.env.env_id,
-                num_players(cfg),
-                [str(self.pool.root / entry["path"]), str(self.pool.path_of(best))],
-                cfg.selfplay.promote_games,
-                seed=steps,
-                env_options=_eval_options(cfg),
-            )
-            rate = result["agents"][0]["win_rate"]
-            self.pool.record(entry["name"], evaluation={f"vs_{best}": rate}, rating=result["agents"][0]["rating"])
-            self.logger.record("selfplay/win_rate_vs_best", rate)
-            if rate >= cfg.selfplay.promote_threshold:
+            score = promotion_score(cfg, self.pool.root / entry["path"], self.pool.path_of(best), seed=steps)
+            self.pool.record(entry["name"], evaluation={f"promotion_score_vs_{best}": score})
+            self.logger.record("selfplay/promotion_score_vs_best", score)
+            if score >= cfg.selfplay.promote_threshold:
                 self.pool.promote(entry["name"])
         self.logger.record("selfplay/pool_size", len(self.pool.snapshots))
 
@@ -211,12 +269,12 @@ class SelfPlayCallback(BaseCallback):
         path = export_policy(
             self.model, self.run_dir / "checkpoints" / "current", checkpoint_metadata(cfg, self.num_timesteps)
         )
-        results = evaluate_against(cfg, path, ("random", "heuristic"), cfg.run.eval_games, seed=self.num_timesteps)
-        for baseline, r in results.items():
-            self.logger.record(f"eval/win_rate_vs_{baseline}", r["win_rate"])
-        history = self.run_dir / "eval_history.jsonl"
-        with open(history, "a") as f:
-            f.write(json.dumps({"timesteps": self.num_timesteps, "time": time.time(), **results}) + "\n")
+        results = evaluate_policy(cfg, path, cfg.run.eval_games, seed=self.num_timesteps)
+        for table, by_lineup in results.items():
+            for name, r in by_lineup.items():
+                self.logger.record(f"eval/{table}/win_rate_{name}", r["win_rate"])
+        with open(self.run_dir / "eval_history.jsonl", "a") as f:
+            f.write(json.dumps({"timesteps": self.num_timesteps, "time": time.time(), "results": results}) + "\n")
 
 
 def export_policy(model, stem: Path, metadata: dict[str, Any]) -> Path:
@@ -267,7 +325,9 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
 
     p = cfg.pretrain
     started = time.time()
-    data = collect_teacher_data(cfg.env.env_id, cfg.env.options, p.teacher, p.games, seed=cfg.run.seed)
+    data = collect_teacher_data(
+        cfg.env.env_id, cfg.env.options, p.teacher, p.games, seed=cfg.run.seed, player_counts=cfg.env.player_counts
+    )
     collected = time.time()
     metrics = clone_into(
         model,
@@ -295,6 +355,7 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
 def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -> Path:
     """Run (or resume) training; returns the exported final checkpoint's JSON path."""
     torch.set_num_threads(cfg.run.torch_threads)
+    started = time.time()
     if run_dir is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_dir = Path(cfg.run.runs_dir) / f"{cfg.env.env_id}__{cfg.run.exp_name}__{cfg.run.seed}__{stamp}"
@@ -321,16 +382,68 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
         vec_env.close()
     steps = model.num_timesteps
     final = export_policy(model, run_dir / "checkpoints" / "final", checkpoint_metadata(cfg, steps))
-    results = evaluate_against(cfg, final, ("random", "heuristic"), cfg.run.eval_games, seed=cfg.run.seed + 12345)
+    seed = cfg.run.seed + 12345
+    results = evaluate_policy(cfg, final, cfg.run.eval_games, seed=seed)
+    variants = {
+        f"{key}={value}": evaluate_policy(cfg, final, cfg.run.eval_games, seed=seed, extra_options={key: value})
+        for key, values in cfg.run.eval_variants.items()
+        for value in values
+    }
     from training.checkpoints import update_checkpoint_metadata
 
-    update_checkpoint_metadata(final, evaluation=results, run_dir=str(run_dir))
-    export_stem = Path(cfg.run.export_dir) / game_folder(cfg.env.env_id) / cfg.run.exp_name
-    exported = export_policy(
-        model, export_stem, checkpoint_metadata(cfg, steps, evaluation=results, run_dir=str(run_dir))
-    )
-    print(json.dumps({"run_dir": str(run_dir), "checkpoint": str(exported), "evaluation": results}, indent=1))
+    extra = {"evaluation": results, **({"evaluation_variants": variants} if variants else {}), "run_dir": str(run_dir)}
+    update_checkpoint_metadata(final, **extra)
+    atomic_write_text(run_dir / "final_evaluation.json", json.dumps(extra, indent=1))
+    exported = final
+    if cfg.run.export_dir:
+        stem = Path(cfg.run.export_dir) / game_folder(cfg.env.env_id) / cfg.run.exp_name
+        exported = export_policy(model, stem, checkpoint_metadata(cfg, steps, **extra))
+    print(training_summary(cfg, run_dir, exported, steps, results, variants, time.time() - started))
     return exported
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def training_summary(
+    cfg: TrainConfig,
+    run_dir: Path,
+    checkpoint: Path,
+    steps: int,
+    results: dict[str, dict[str, Any]],
+    variants: dict[str, dict[str, dict[str, Any]]],
+    seconds: float,
+) -> str:
+    """What a person reads when training ends: the results table and what to do next."""
+    cooperative = is_cooperative(cfg)
+    minutes, secs = divmod(int(seconds), 60)
+    head = "Team" if cooperative else "Opponents"
+    lines = [
+        "",
+        f"Trained {cfg.env.env_id} ({cfg.run.exp_name}) for {steps:,} steps in {minutes}m{secs:02d}s.",
+        "",
+        f"| Table | {head} | Games | Win rate | 95% CI |",
+        "|---|---|---:|---:|---|",
+    ]
+    for label, table in [("", results)] + [(f" {k}", v) for k, v in variants.items()]:
+        for size, by_lineup in table.items():
+            for name, r in by_lineup.items():
+                lo, hi = r["win_rate_ci95"]
+                lines.append(
+                    f"| {size}{label} | {name} | {r['games']} | {_pct(r['win_rate'])} | {_pct(lo)}-{_pct(hi)} |"
+                )
+    n = table_sizes(cfg)[-1]
+    others = "heuristic" if not cooperative else "heuristic  # the bot beside heuristic partners"
+    lines += [
+        "",
+        f"Run folder:  {run_dir}  (config, TensorBoard logs, evaluation history, opponent pool)",
+        f"Checkpoint:  {checkpoint}",
+        "Evaluate it: python -m training.evaluate "
+        f"{cfg.env.env_id} --players {n} --agents {checkpoint} {others} --games 400",
+        f"Use it:      training.policies.load_policy({str(checkpoint)!r}, {cfg.env.env_id!r})",
+    ]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:

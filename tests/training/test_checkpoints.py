@@ -16,8 +16,6 @@ from sb3_contrib import MaskablePPO
 import envs
 from training.checkpoints import (
     CheckpointError,
-    CheckpointPolicy,
-    NumpyMLPPolicy,
     copy_checkpoint,
     load_checkpoint,
     read_checkpoint_metadata,
@@ -25,6 +23,7 @@ from training.checkpoints import (
     save_checkpoint,
     update_checkpoint_metadata,
 )
+from training.inference import CheckpointPolicy, NumpyMLPPolicy
 from training.policies import load_policy
 
 OBS, ACTIONS = 7, 5

@@ -32,7 +32,7 @@ CONFIG_FILES = sorted(CONFIG_DIR.glob("*.yaml"))
 # -- the shipped files ------------------------------------------------------------------------------
 def test_the_expected_config_files_exist():
     names = {p.name for p in CONFIG_FILES}
-    assert {"quickstart.yaml", "last_heroes_2p.yaml", "last_heroes_4p.yaml"} <= names
+    assert {"quickstart.yaml", "last_heroes.yaml"} <= names
 
 
 @pytest.mark.parametrize("path", CONFIG_FILES, ids=lambda p: p.name)
@@ -47,8 +47,28 @@ def test_every_config_file_loads_and_lists_every_key(path):
 
 
 def test_player_counts_of_the_shipped_files():
-    assert load_config(CONFIG_DIR / "last_heroes_2p.yaml").env.options["num_players"] == 2
-    assert load_config(CONFIG_DIR / "last_heroes_4p.yaml").env.options["num_players"] == 4
+    assert load_config(CONFIG_DIR / "quickstart.yaml").env.options["num_players"] == 2
+    shipped = load_config(CONFIG_DIR / "last_heroes.yaml")
+    assert sorted(set(shipped.env.player_counts)) == [2, 3, 4, 5] and "num_players" not in shipped.env.options
+
+
+@pytest.mark.parametrize(
+    "section, message",
+    [
+        (
+            {"env": {"player_counts": [2, 6]}},
+            "env.player_counts[1]: 6 is out of range; last_heroes_v0 is played by 2 to 5",
+        ),
+        ({"env": {"player_counts": [2, 3]}}, "env.player_counts and env.options.num_players both set the table size"),
+        ({"selfplay": {"partners": {"heuristic": 0.5}}}, "selfplay.partners: last_heroes_v0 is competitive"),
+        ({"selfplay": {"baselines": {"no/such/checkpoint.json": 0.5}}}, "nor an existing checkpoint path"),
+        ({"run": {"eval_variants": {"artefact_end": ["sometimes"]}}}, "run.eval_variants.artefact_end"),
+    ],
+)
+def test_table_sizes_partners_and_variants_are_checked(section, message):
+    with pytest.raises(ConfigError) as info:
+        config_from_dict(section)
+    assert message in str(info.value)
 
 
 def test_defaults_are_the_quickstart():
@@ -177,7 +197,7 @@ def test_exponent_floats_without_a_dot_are_numbers(tmp_path):
     "data, message",
     [
         ({"ppo": {"activation": "gelu"}}, "ppo.activation: 'gelu' is not allowed; allowed values are ['tanh', 'relu']"),
-        ({"run": {"vec_env": "ray"}}, "allowed values are ['subproc', 'dummy', 'batched']"),
+        ({"run": {"vec_env": "ray"}}, "allowed values are ['subproc', 'dummy']"),
         ({"selfplay": {"opponent_sampling": "best"}}, "allowed values are ['latest', 'mostly_latest', 'uniform']"),
     ],
 )
@@ -254,8 +274,8 @@ def test_overrides_set_scalars_lists_and_nested_env_options():
 
 
 def test_overrides_on_a_loaded_file_keep_its_other_values():
-    cfg = load_config(CONFIG_DIR / "last_heroes_4p.yaml", ["env.options.reward_scheme=win_loss", "ppo.gamma=0.9"])
-    assert cfg.env.options["num_players"] == 4 and cfg.env.options["reward_scheme"] == "win_loss"
+    cfg = load_config(CONFIG_DIR / "last_heroes.yaml", ["env.options.reward_scheme=rank", "ppo.gamma=0.9"])
+    assert cfg.env.player_counts == [2, 2, 3, 4, 5] and cfg.env.options["reward_scheme"] == "rank"
     assert cfg.ppo.gamma == 0.9
     cfg = apply_overrides(TrainConfig(), ["env.options={num_players: 3}", "selfplay.baselines.random=0.1"])
     assert cfg.env.options == {"num_players": 3}
@@ -290,7 +310,7 @@ def test_bad_overrides_fail_clearly(override, message):
 # -- files ----------------------------------------------------------------------------------------
 def test_save_and_load_round_trip(tmp_path):
     cfg = load_config(
-        CONFIG_DIR / "last_heroes_4p.yaml", ["run.seed=7", "ppo.learning_rate=1.0e-5", "selfplay.baselines={}"]
+        CONFIG_DIR / "last_heroes.yaml", ["run.seed=7", "ppo.learning_rate=1.0e-5", "selfplay.baselines={}"]
     )
     path = save_config(cfg, tmp_path / "run" / "config.yaml")
     assert load_config(path) == cfg

@@ -64,7 +64,7 @@ def _counts(sampler, draws=4000):
 
 
 def test_baselines_only_until_the_first_snapshot(tmp_path):
-    sampler = PoolSampler(tmp_path, "last_heroes_v0", baselines={"random": 0.3, "heuristic": 0.1})
+    sampler = PoolSampler(tmp_path, "last_heroes_v0", weights={"random": 0.3, "heuristic": 0.1})
     freq = _counts(sampler)
     assert set(freq) == {"random", "heuristic"}
     assert freq["random"] == pytest.approx(0.75, abs=0.03)
@@ -79,17 +79,17 @@ def test_sampling_schemes_with_snapshots(tmp_path, monkeypatch):
             self.name = name
 
     monkeypatch.setattr("training.pool.load_policy", lambda spec, env_id, **kw: Named(spec.split("/")[-1]))
-    latest = PoolSampler(tmp_path, "last_heroes_v0", sampling="latest", baselines={"random": 0.2})
+    latest = PoolSampler(tmp_path, "last_heroes_v0", sampling="latest", weights={"random": 0.2})
     freq = _counts(latest)
     assert freq["random"] == pytest.approx(0.2, abs=0.03)
     assert freq[f"{names[-1]}.json"] == pytest.approx(0.8, abs=0.03)
 
-    mostly = PoolSampler(tmp_path, "last_heroes_v0", sampling="mostly_latest", latest_prob=0.8, baselines={})
+    mostly = PoolSampler(tmp_path, "last_heroes_v0", sampling="mostly_latest", latest_prob=0.8, weights={})
     freq = _counts(mostly)
     assert freq[f"{names[-1]}.json"] == pytest.approx(0.8 + 0.2 / 4, abs=0.03)
     assert freq[f"{names[0]}.json"] == pytest.approx(0.05, abs=0.02)
 
-    recent = PoolSampler(tmp_path, "last_heroes_v0", sampling="uniform", pool_size=2, baselines={})
+    recent = PoolSampler(tmp_path, "last_heroes_v0", sampling="uniform", pool_size=2, weights={})
     assert set(_counts(recent)) == {f"{names[2]}.json", f"{names[3]}.json"}
 
     # The sampler sees a snapshot added after it was created (training workers rely on it).
@@ -100,10 +100,39 @@ def test_sampling_schemes_with_snapshots(tmp_path, monkeypatch):
 def test_bad_sampler_settings_are_rejected(tmp_path):
     with pytest.raises(ValueError, match="not one of"):
         PoolSampler(tmp_path, "last_heroes_v0", sampling="best")
-    with pytest.raises(ValueError, match="weights >= 0 summing to <= 1"):
-        PoolSampler(tmp_path, "last_heroes_v0", baselines={"random": 0.7, "heuristic": 0.7})
-    with pytest.raises(ValueError, match="must map"):
-        PoolSampler(tmp_path, "last_heroes_v0", baselines={"greedy": 0.1})
+    with pytest.raises(ValueError, match="must be >= 0 and sum to <= 1"):
+        PoolSampler(tmp_path, "last_heroes_v0", weights={"random": 0.7, "heuristic": 0.7})
+    with pytest.raises(ValueError, match="neither one of"):
+        PoolSampler(tmp_path, "last_heroes_v0", weights={"greedy": 0.1})
+    with pytest.raises(ValueError, match='rest must be "pool" or "learner"'):
+        PoolSampler(tmp_path, "last_heroes_v0", rest="nobody")
+
+
+def test_partner_draws_leave_the_rest_to_the_learner(tmp_path, monkeypatch):
+    partners = PoolSampler(tmp_path, "last_heroes_v0", weights={"heuristic": 0.25, "pool": 0.25}, rest="learner")
+    freq = _counts_with_learner(partners)
+    # no snapshot yet: a pool draw goes to the learner too
+    assert freq["heuristic"] == pytest.approx(0.25, abs=0.03) and freq[None] == pytest.approx(0.75, abs=0.03)
+    pool = _FakeModelPool(tmp_path, "last_heroes_v0")
+    name = pool.add_fake(10)
+
+    class Named:
+        def __init__(self, name):
+            self.name = name
+
+    monkeypatch.setattr("training.pool.load_policy", lambda spec, env_id, **kw: Named(spec.split("/")[-1]))
+    freq = _counts_with_learner(partners)
+    assert freq[f"{name}.json"] == pytest.approx(0.25, abs=0.03) and freq[None] == pytest.approx(0.5, abs=0.03)
+
+
+def _counts_with_learner(sampler, draws=4000):
+    rng = np.random.default_rng(0)
+    counts = {}
+    for _ in range(draws):
+        p = sampler.sample(rng)
+        key = None if p is None else p.name
+        counts[key] = counts.get(key, 0) + 1
+    return {k: v / draws for k, v in counts.items()}
 
 
 def test_manifest_is_plain_json(tmp_path):

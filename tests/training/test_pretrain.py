@@ -3,7 +3,7 @@
 import numpy as np
 from sb3_contrib import MaskablePPO
 
-from envs.last_heroes.rules import LastHeroesGame
+from envs.last_heroes.game import LastHeroesGame
 from training.policies import HeuristicPolicy
 from training.pretrain import clone_into, collect_teacher_data
 from training.single_agent import SingleAgentEnv

@@ -8,8 +8,9 @@ import torch
 
 import envs
 from tests.training.test_checkpoints import make_model
-from training.checkpoints import CheckpointPolicy, SeatActor, save_checkpoint
+from training.checkpoints import save_checkpoint
 from training.evaluate import play_game
+from training.inference import CheckpointPolicy, SeatActor
 from training.policies import RandomPolicy, seat_actor
 from training.single_agent import FixedOpponents, SingleAgentEnv
 
@@ -159,7 +160,7 @@ def test_single_agent_env_and_evaluation_play_checkpoints_through_seat_actors(tm
         ENV_ID, options, opponents=FixedOpponents(ActWithoutSeatActor(CheckpointPolicy(path))), seed=4
     )
     assert _transitions(fast, 4, seed=4) == _transitions(plain, 4, seed=4)
-    assert all(isinstance(a, SeatActor) for a in fast.seat_actors.values()) and len(fast.seat_actors) == 3
+    assert all(isinstance(a, SeatActor) for a in fast._actors.values()) and len(fast._actors) == 3
     game = envs.game_class(ENV_ID)(num_players=4)
     policy = CheckpointPolicy(path)
     for seed in range(3):
@@ -167,11 +168,11 @@ def test_single_agent_env_and_evaluation_play_checkpoints_through_seat_actors(tm
 
 
 def test_without_numba_a_seat_actor_is_the_policys_act(tmp_path, monkeypatch):
-    import training.checkpoints as checkpoints
+    import training.inference as inference
 
     policy = CheckpointPolicy(checkpoint(tmp_path), env_id=ENV_ID, deterministic=False, seed=2)
     twin = CheckpointPolicy(checkpoint(tmp_path), env_id=ENV_ID, deterministic=False, seed=2)
-    monkeypatch.setattr(checkpoints, "seat_step", None)
+    monkeypatch.setattr(inference, "seat_step", None)
     actor = policy.seat_actor()
     stream = seat_streams(games=1, seed=5)
     assert [actor.act(o, m) for _s, o, m in stream] == [twin.act(o, m) for _s, o, m in stream]

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training.checkpoints import CheckpointPolicy
+from training.inference import CheckpointPolicy
 
 TINY = [
     "--set",
@@ -61,8 +61,19 @@ def _train(tmp_path: Path, *extra: str, wait: bool = True):
     return done
 
 
+def _summary(stdout: str) -> dict[str, Path]:
+    """The run folder and checkpoint named by the summary that training prints at its end."""
+    found = {}
+    for line in stdout.splitlines():
+        for key, label in (("run_dir", "Run folder:"), ("checkpoint", "Checkpoint:")):
+            if line.startswith(label):
+                found[key] = Path(line[len(label) :].split("  (")[0].strip())
+    assert set(found) == {"run_dir", "checkpoint"}, f"no summary in the output:\n{stdout}"
+    return found
+
+
 def _fixed_observations(n=20):
-    from envs.last_heroes.rules import LastHeroesGame
+    from envs.last_heroes.game import LastHeroesGame
 
     game = LastHeroesGame(num_players=2)
     rng = np.random.default_rng(0)
@@ -82,19 +93,21 @@ def test_tiny_cli_run_writes_a_checkpoint_that_reloads_to_the_same_predictions(t
     from sb3_contrib import MaskablePPO
 
     done = _train(tmp_path, "--set", "run.total_timesteps=512", "--set", "run.exp_name=tiny")
-    summary = json.loads(done.stdout[done.stdout.index("{") :])
-    exported = Path(summary["checkpoint"])
+    summary = _summary(done.stdout)
+    exported = summary["checkpoint"]
     assert exported == tmp_path / "export" / "last_heroes" / "tiny.json" and exported.with_suffix(".pt").exists()
+    assert "| 2p | heuristic | 4 |" in done.stdout  # the results table
     meta = json.loads(exported.read_text())
     assert meta["env_id"] == "last_heroes_v0" and meta["training_steps"] == 512
-    assert set(meta["evaluation"]) == {"random", "heuristic"}
-    run_dir = Path(summary["run_dir"])
+    assert set(meta["evaluation"]) == {"2p"} and set(meta["evaluation"]["2p"]) == {"random", "heuristic"}
+    run_dir = summary["run_dir"]
+    assert (run_dir / "checkpoints" / "final.json").exists() and (run_dir / "final_evaluation.json").exists()
     assert (run_dir / "config.yaml").exists() and list(run_dir.glob("tb_*"))
     pool = json.loads((run_dir / "pool" / "pool.json").read_text())
     assert [s["steps"] for s in pool["snapshots"]] == [256, 512]
     assert pool["best"] in {"snapshot_000000256", "snapshot_000000512"}
     second = pool["snapshots"][1]
-    assert "vs_snapshot_000000256" in second["evaluation"] and set(second["rating"]) >= {"mu", "sigma"}
+    assert 0.0 <= second["evaluation"]["promotion_score_vs_snapshot_000000256"] <= 1.0
 
     model = MaskablePPO.load(run_dir / "checkpoints" / "latest.zip", device="cpu")
     policy = CheckpointPolicy(exported, env_id="last_heroes_v0")
@@ -129,8 +142,7 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"resuming {run_dir} at {saved} steps" in done.stderr
     assert json.loads(latest.read_text())["timesteps"] == target
-    summary = json.loads(done.stdout[done.stdout.index("{") :])
-    assert json.loads(Path(summary["checkpoint"]).read_text())["training_steps"] == target
+    assert json.loads(_summary(done.stdout)["checkpoint"].read_text())["training_steps"] == target
 
 
 @pytest.mark.parametrize(
@@ -146,13 +158,14 @@ def test_cli_rejects_bad_input_clearly(args, message):
 
 
 def test_learning_curve_plot_from_eval_history(tmp_path):
-    from training.curves import plot_learning_curve
+    from training.curves import plot_learning_curve, read_history, series
 
     rows = [
-        {"timesteps": t, "random": {"win_rate": w, "win_rate_ci95": [w - 0.1, min(1, w + 0.1)]}}
-        for t, w in ((1000, 0.5), (2000, 0.8))
+        {"timesteps": t, "results": {"2p": {"random": {"win_rate": w, "win_rate_ci95": [w - 0.125, w + 0.125]}}}}
+        for t, w in ((2000, 0.75), (1000, 0.5))
     ]
     (tmp_path / "eval_history.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    assert series(read_history(tmp_path)) == {"2p random": [(1000, 0.5, 0.375, 0.625), (2000, 0.75, 0.625, 0.875)]}
     out = plot_learning_curve(tmp_path)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(ValueError, match="does not exist"):
