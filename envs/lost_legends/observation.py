@@ -1,0 +1,365 @@
+"""Lost Legends observation: state x seat -> float32[2907] in [0, 1], seat-relative, padded to 5 seats.
+
+Relative seat r = (seat - observer) mod n (r = 0 is the observer, r = 1 the left neighbour...);
+rows r >= n are zeros. Only what the observer may know is encoded (docs 5.2): its own hand, pick
+and draft memory, and public information. Sub-encodings: CE (equipment identity, 33) = level
+one-hot 3 + index-in-level one-hot 30; SLOT (35) = occupied, exhausted, CE; MB (monster, 26) =
+present, level one-hot 3, index one-hot 20, damage markers / 20, remaining life / 20. Scalars are
+divided by the stated constant and clipped to 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.observation import ObservationLayout
+from envs.lost_legends.content import (
+    CARDS,
+    HAND_SIZE,
+    HEROES,
+    KINDS,
+    MAX_PLAYERS,
+    NUM_SLOTS,
+    SKILLS,
+    TROPHY_STACKS,
+)
+
+CE_SIZE, SLOT_SIZE, MB_SIZE = 33, 35, 26
+
+SEAT_FIELDS = (
+    ("present", 1, "seat at the table"),
+    ("starting", 1, "is the starting player"),
+    ("turn", 1, "is the combat turn player"),
+    ("selected", 1, "is the agent to act"),
+    ("defeated", 1, "defeated this combat phase"),
+    ("hero", 5, "hero one-hot (Barbarian, Warrior, Hunter, Assassin, Sorceress)"),
+    ("gold", 1, "gold / 30"),
+    ("tracks", 4, "life, max life, mana, max mana, each / 10"),
+    ("xp", 1, "experience / 40"),
+    ("hero_level", 6, "hero level one-hot 1..6"),
+    ("legend", 1, "legend markers / 40"),
+    ("skills", 4, "skill levels ME, RA, MA, AR / 8"),
+    ("added_skills", 4, "added skill cards per type / 8"),
+    ("trophies", 4, "trophies per type A, H, D, U / 8"),
+    ("tokens", 7, "token held per stack T1..T6, token points / 40"),
+    ("challenge", 4, "challenge trophies held (A, H, D, U)"),
+    ("monster", MB_SIZE, "monster in front (MB)"),
+    ("equipment", NUM_SLOTS * SLOT_SIZE, "12 slots x SLOT in slot order"),
+    ("has_picked", 1, "has a face-down pick this draft round"),
+)
+SEAT_SIZE = sum(f[1] for f in SEAT_FIELDS)
+SEAT = {}
+_at = 0
+for _name, _size, _doc in SEAT_FIELDS:
+    SEAT[_name] = _at
+    _at += _size
+
+OBSERVATION_LAYOUT = ObservationLayout(
+    [
+        ("players", 3, "G1: number of players one-hot (3, 4, 5)"),
+        ("level", 3, "G2: level one-hot (Ruins, Caves, Demon Fortress)"),
+        ("phase", 3, "G3: phase one-hot (gear-up, combat, final round)"),
+        ("decision", 14, "G4: kind of the open decision one-hot (docs 6.2)"),
+        ("draft_round", 5, "G5: draft round one-hot"),
+        ("turns", 1, "G6: performed combat turns / turn cap"),
+        ("pile", 1, "G7: monster pile size / 15"),
+        ("faceup", MB_SIZE, "G8: face-up monster (MB)"),
+        ("challenge", (4, 6), "G9: per challenge trophy (A, H, D, U): holder one-hot over centre, r = 0..4"),
+        ("stacks", (6, 2), "G10: per token stack T1..T6: tokens left / 4, next value / 10"),
+        ("seats", (MAX_PLAYERS, SEAT_SIZE), "P: per relative seat, fields below"),
+        ("hand", (HAND_SIZE, 1 + CE_SIZE), "V1: own hand, per position: present + CE"),
+        (
+            "hand_costs",
+            (HAND_SIZE, 3),
+            "V2: per hand position: my cost / 12, BUY legal now, BUY legal after conversions",
+        ),
+        ("pick", 1 + CE_SIZE + 1, "V3: own current pick: present + CE + my cost / 12"),
+        ("conversions", 1, "V4: conversions made in the current placement / 12"),
+        ("draft_memory", 30, "V5: current-level cards seen in my hands this gear-up and not yet revealed"),
+        (
+            "attack",
+            34,
+            "V6: my attack: weapon one-hot (mel, rng, mag, unarmed) 4, used per slot 12, FOR activations "
+            "per slot / 5 12, damage per type before modifiers / 20 4, projected dealt / 20, projected kill",
+        ),
+        (
+            "weapon_options",
+            4,
+            "V7: projected damage of each weapon option (mel, rng, mag; unarmed when I own none) vs my monster, "
+            "no boosts or mana, / 20",
+        ),
+        (
+            "defence",
+            19,
+            "V8: my damage event: remaining incoming per type / 10 4, used per slot 12, source one-hot "
+            "(my monster, ALL effect, charge) 3",
+        ),
+        ("rewards", 1, "V9: my pending level-up rewards / 5"),
+        ("exhaust_kinds", 4, "V10: kinds my pending charge-exhaust allows: scroll, folio, trinket, helmet"),
+    ],
+    low=0.0,
+    high=1.0,
+)
+assert OBSERVATION_LAYOUT.size == 2907, OBSERVATION_LAYOUT.size
+assert SEAT_SIZE == 493
+
+_OFF = {b.name: b.offset for b in OBSERVATION_LAYOUT.blocks}
+_SEATS = _OFF["seats"]
+_EXH_KINDS = (KINDS.index("S-scr"), KINDS.index("S-fol"), KINDS.index("R-trk"), KINDS.index("A-hlm"))
+
+
+# Per card id: where its CE one-hots go (level, 3 + index in level); monsters: (level, index).
+_CE = tuple((c.level, 3 + c.index) for c in CARDS)
+_MTYPE = tuple(getattr(c, "type", 0) for c in CARDS)
+_INITIAL = tuple(tuple(h[1].count(sk) for sk in SKILLS) for h in HEROES)
+_SEATS = 0  # set below, once the layout exists
+(
+    _HERO,
+    _HERO_LEVEL,
+    _HAS_PICKED,
+    _TRACKS,
+    _GOLD,
+    _XP,
+    _LEGEND,
+    _TOKENS,
+    _SKILLS,
+    _ADDED,
+    _TROPHIES,
+    _CHALLENGE,
+    _MONSTER,
+    _EQUIP,
+) = (
+    SEAT[k]
+    for k in (
+        "hero",
+        "hero_level",
+        "has_picked",
+        "tracks",
+        "gold",
+        "xp",
+        "legend",
+        "tokens",
+        "skills",
+        "added_skills",
+        "trophies",
+        "challenge",
+        "monster",
+        "equipment",
+    )
+)
+_RULES = None  # envs.lost_legends.rules, bound on first use (it imports this module)
+
+
+def _mb(ones: list, idx: list, val: list, at: int, monster_id: int, markers: int) -> None:
+    if monster_id < 0:
+        return
+    m = CARDS[monster_id]
+    ones += (at, at + 1 + m.level, at + 4 + m.index)
+    idx += (at + 24, at + 25)
+    val += (markers / 20, (m.life - markers) / 20)
+
+
+def encode(s, seat: int) -> np.ndarray:
+    """The observation of ``seat``: indices set to 1 and (index, value) pairs are collected in lists
+    and written with two vectorised assignments (element-wise numpy writes are slow)."""
+    global _RULES
+    if _RULES is None:
+        from envs.lost_legends import rules as _r
+
+        _RULES = _r
+    R = _RULES
+    NO = R.NO
+    ones: list[int] = []
+    idx: list[int] = []
+    val: list[float] = []
+    n = s.n
+    ones.append(_OFF["players"] + n - 3)
+    lv = min(s.level, 2)
+    ones.append(_OFF["level"] + lv)
+    if s.phase in (R.GEAR_UP, R.COMBAT, R.FINAL):
+        ones.append(_OFF["phase"] + s.phase)
+    if s.decision != NO:
+        ones.append(_OFF["decision"] + s.decision)
+    if s.phase == R.GEAR_UP:
+        ones.append(_OFF["draft_round"] + s.draft_round - 1)
+    cap = s.game.options["combat_turn_cap_per_player"] * n
+    idx += (_OFF["turns"], _OFF["pile"])
+    val += (s.performed / cap, len(s.piles[lv]) / 15)
+    _mb(ones, idx, val, _OFF["faceup"], s.faceup, 0)
+    for t in range(4):
+        h = s.challenge[t]
+        ones.append(_OFF["challenge"] + 6 * t + (0 if h == NO else 1 + (h - seat) % n))
+    for k, (_, _, _, values) in enumerate(TROPHY_STACKS):
+        taken = s.stack_taken[k]
+        idx += (_OFF["stacks"] + 2 * k, _OFF["stacks"] + 2 * k + 1)
+        val += ((len(values) - taken) / len(values), values[taken] / 10 if taken < len(values) else 0.0)
+    # Per-seat rows: observer-independent, cached per seat on the state under a signature of
+    # everything a row shows (so a stale row can never be returned).
+    rows = s.__dict__.get("_row_cache")
+    if rows is None:
+        rows = s._row_cache = {}
+    placed = []
+    for r in range(n):
+        i = (seat + r) % n
+        sig = (
+            s.heroes[i], s.xp[i], i == s.start, i == s.turn_seat, i == s.current_player, s.defeated[i],
+            s.picks[i] != NO, s.gold[i], s.life[i], s.life_base[i], s.mana[i], s.mana_base[i], s.legend[i],
+            tuple(s.tokens[i]), tuple(s.levels[i]), tuple(s.trophies[i]), tuple(s.challenge), s.front[i],
+            s.markers[i], tuple(s.slots[i]), tuple(s.exhausted[i]),
+        )  # fmt: skip
+        cached = rows.get(i)
+        if cached is None or cached[0] != sig:
+            cached = rows[i] = (sig, _seat_row(s, i, R))
+        placed.append((_SEATS + r * SEAT_SIZE, cached[1]))
+    # The observer's private and own-context blocks.
+    hand = s.hands[seat]
+    if hand:
+        levels = s.levels[seat]
+        after = list(levels)  # the skill levels once every owned equipment card is converted
+        for c in s.slots[seat]:
+            if c != NO:
+                after[CARDS[c].skill] += 1
+        gold = s.gold[seat]
+        for k, c in enumerate(hand):
+            a = _OFF["hand"] + k * (1 + CE_SIZE)
+            level, index = _CE[c]
+            ones += (a, a + 1 + level, a + 1 + index)
+            a = _OFF["hand_costs"] + 3 * k
+            cost = R.card_cost(CARDS[c], levels)
+            idx.append(a)
+            val.append(cost / 12)
+            if gold >= cost and s.target_slot(seat, c) != NO:  # = buy_legal_now
+                ones.append(a + 1)
+            if gold >= R.card_cost(CARDS[c], after):  # = buy_legal_after_conversions
+                ones.append(a + 2)
+    pick = s.picks[seat]
+    if pick != NO:
+        a = _OFF["pick"]
+        level, index = _CE[pick]
+        ones += (a, a + 1 + level, a + 1 + index)
+        idx.append(a + 1 + CE_SIZE)
+        val.append(s.cost(seat, pick) / 12)
+    mine = s.current_player == seat
+    if mine and s.conversions:
+        idx.append(_OFF["conversions"])
+        val.append(s.conversions / 12)
+    for c in s.seen[seat]:
+        if CARDS[c].level == lv:
+            ones.append(_OFF["draft_memory"] + CARDS[c].index)
+    front = s.front[seat]
+    if s.atk is not None and mine and front != NO:
+        a = _OFF["attack"]
+        w = s.atk["weapon"]
+        for slot in s.atk["used"]:
+            ones.append(a + 4 + slot)
+        for slot, count in enumerate(s.atk["fors"]):
+            if count:
+                idx.append(a + 16 + slot)
+                val.append(count / 5)
+        if w != NO:
+            ones.append(a + w)
+            d = s.attack_damage(seat)
+            dealt = s.dealt(front, d)
+            idx += (a + 28, a + 29, a + 30, a + 31, a + 32)
+            val += (d[0] / 20, d[1] / 20, d[2] / 20, d[3] / 20, dealt / 20)
+            if s.markers[seat] + dealt >= CARDS[front].life:
+                ones.append(a + 33)
+    if front != NO:
+        a = _OFF["weapon_options"]
+        for w in range(3):
+            if s.slots[seat][w] != NO:
+                d = s.attack_damage(seat, {"weapon": w, "used": (), "fors": _NO_FORS})
+                idx.append(a + w)
+                val.append(s.dealt(front, d) / 20)
+        if s.slots[seat][0] == NO and s.slots[seat][1] == NO and s.slots[seat][2] == NO:
+            idx.append(a + 3)  # unarmed is an option only without weapons
+            val.append(s.dealt(front, [1, 0, 0, 0]) / 20)
+    ev = s.ev
+    if ev is not None and ev["seat"] == seat:
+        a = _OFF["defence"]
+        rest = s.remaining_damage(seat, ev["inc"], ev["used"])
+        idx += (a, a + 1, a + 2, a + 3)
+        val += (rest[0] / 10, rest[1] / 10, rest[2] / 10, rest[3] / 10)
+        for slot in ev["used"]:
+            ones.append(a + 4 + slot)
+        ones.append(a + 16 + ev["source"])
+    if mine and s.pending_rewards:
+        idx.append(_OFF["rewards"])
+        val.append(s.pending_rewards / 5)
+    if mine and s.exh_kinds:
+        for k, kind in enumerate(_EXH_KINDS):
+            if kind in s.exh_kinds:
+                ones.append(_OFF["exhaust_kinds"] + k)
+    v = np.zeros(OBSERVATION_LAYOUT.size, np.float32)
+    v[np.fromiter(idx, np.intp, len(idx))] = np.fromiter(val, np.float32, len(val)).clip(0.0, 1.0)
+    v[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    for at, row in placed:
+        v[at : at + SEAT_SIZE] = row
+    return v
+
+
+def _seat_row(s, i: int, R) -> np.ndarray:
+    """Seat ``i``'s public row P (the same for every observer)."""
+    NO = R.NO
+    ones: list[int] = []
+    idx: list[int] = []
+    val: list[float] = []
+    b = 0
+    ones += (b, b + _HERO + s.heroes[i], b + _HERO_LEVEL + R.hero_level(s.xp[i]) - 1)
+    if i == s.start:
+        ones.append(b + 1)
+    if i == s.turn_seat:
+        ones.append(b + 2)
+    if i == s.current_player:
+        ones.append(b + 3)
+    if s.defeated[i]:
+        ones.append(b + 4)
+    if s.picks[i] != NO:
+        ones.append(b + _HAS_PICKED)
+    t = b + _TRACKS
+    tokens = s.tokens[i]
+    idx += (b + _GOLD, t, t + 1, t + 2, t + 3, b + _XP, b + _LEGEND, b + _TOKENS + 6)
+    val += (
+        s.gold[i] / 30,
+        s.life[i] / 10,
+        s.max_life(i) / 10,
+        s.mana[i] / 10,
+        s.max_mana(i) / 10,
+        s.xp[i] / 40,
+        s.legend[i] / 40,
+        sum(tokens) / 40,
+    )
+    levels = s.levels[i]
+    init = _INITIAL[s.heroes[i]]
+    trophies = [0, 0, 0, 0]
+    for m in s.trophies[i]:
+        trophies[_MTYPE[m]] += 1
+    for k in range(4):
+        idx += (b + _SKILLS + k, b + _ADDED + k, b + _TROPHIES + k)
+        val += (levels[k] / 8, (levels[k] - init[k]) / 8, trophies[k] / 8)
+        if s.challenge[k] == i:
+            ones.append(b + _CHALLENGE + k)
+        if tokens[k]:
+            ones.append(b + _TOKENS + k)
+    if tokens[4]:
+        ones.append(b + _TOKENS + 4)
+    if tokens[5]:
+        ones.append(b + _TOKENS + 5)
+    if s.front[i] != NO:
+        _mb(ones, idx, val, b + _MONSTER, s.front[i], s.markers[i])
+    e = b + _EQUIP
+    exhausted = s.exhausted[i]
+    for slot, c in enumerate(s.slots[i]):
+        if c != NO:
+            a = e + slot * SLOT_SIZE
+            level, index = _CE[c]
+            ones += (a, a + 2 + level, a + 2 + index)
+            if exhausted[slot]:
+                ones.append(a + 1)
+    v = np.zeros(SEAT_SIZE, np.float32)
+    v[np.fromiter(idx, np.intp, len(idx))] = np.fromiter(val, np.float32, len(val)).clip(0.0, 1.0)
+    v[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    return v
+
+
+_NO_FORS = (0,) * NUM_SLOTS

@@ -1,0 +1,170 @@
+"""The Lost Legends AEC environment: PettingZoo conformance at 3-5 players, rewards through the AEC
+API, illegal actions, option validation, forced-decision skipping, rendering (docs sections 5-7, 10)."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from envs import lost_legends_v0
+from envs.core.game import IllegalActionError
+from envs.lost_legends import actions as A
+from envs.lost_legends.rules import LostLegendsGame
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def play(env, seed: int, policy_seed: int = 0):
+    """A whole game of random legal actions through the AEC API: (summed rewards, final infos)."""
+    rng = random.Random(policy_seed)
+    env.reset(seed=seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    final = {}
+    for agent in env.agent_iter(max_iter=100_000):
+        obs, reward, term, trunc, info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            final[agent] = info
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        for other in env.agents:
+            if other != agent:
+                assert env.observe(other)["action_mask"].sum() == 0
+        env.step(rng.choice(np.flatnonzero(mask).tolist()))
+    assert not env.agents
+    return totals, final
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_pettingzoo_api_test(n):
+    api_test(lost_legends_v0.env(num_players=n), num_cycles=1000)
+
+
+def test_pettingzoo_api_test_dict_observations_and_seed_test():
+    env = lost_legends_v0.env(num_players=4, observation_mode="dict")
+    api_test(env, num_cycles=300)
+    env.reset(seed=1)
+    obs = env.observe(env.agent_selection)["observation"]
+    assert obs["seats"].shape == (5, 493) and obs["hand"].shape == (6, 34)
+    flat = lost_legends_v0.env(num_players=4)
+    flat.reset(seed=1)
+    vector = flat.observe(flat.agent_selection)["observation"]
+    assert np.array_equal(np.concatenate([obs[k].ravel() for k in obs]), vector)
+    seed_test(lambda: lost_legends_v0.env(num_players=3), num_cycles=200)
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_win_loss_rewards_match_the_outcome(n):
+    env = lost_legends_v0.env(num_players=n)
+    totals, final = play(env, seed=n)
+    winners = final["player_0"]["winners"]
+    assert winners and final["player_0"]["final_score"] == [
+        float(sum(b.values())) for b in final["player_0"]["breakdown"]
+    ]
+    for i, agent in enumerate(env.possible_agents):
+        assert totals[agent] == (1.0 if i in winners else -1.0)
+
+
+def test_rank_and_score_margin_rewards():
+    for scheme in ("rank", "score_margin"):
+        env = lost_legends_v0.env(num_players=4, reward_scheme=scheme)
+        totals, final = play(env, seed=2)
+        scores = final["player_0"]["final_score"]
+        values = [totals[f"player_{i}"] for i in range(4)]
+        assert all(-1.0 <= v <= 1.0 for v in values)
+        best = max(range(4), key=lambda i: scores[i])
+        assert values[best] == max(values)
+        if scheme == "rank":
+            assert sum(values) == pytest.approx(0.0)
+
+
+def test_shaped_rewards_telescope():
+    game = LostLegendsGame(num_players=4, reward_scheme="shaped")
+    s = game.new_state(4)
+    start = s.potentials()
+    total = [0.0] * 4
+    rng = np.random.default_rng(4)
+    nonzero_mid_game = False
+    while not s.is_over():
+        s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
+        total = [t + r for t, r in zip(total, s.rewards())]
+        nonzero_mid_game |= not s.is_over() and any(s.rewards())
+    final = s.potentials()
+    won = set(s.winners())
+    for i in range(4):
+        expected = final[i] - start[i] + (1.0 if i in won else -1.0)
+        assert total[i] == pytest.approx(expected)
+    assert nonzero_mid_game
+
+
+def test_illegal_action_raises_a_clear_error():
+    env = lost_legends_v0.env(num_players=3)
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError) as err:
+        env.step(bad)
+    assert "illegal" in str(err.value) and "Legal actions" in str(err.value)
+    s = LostLegendsGame(num_players=3).new_state(0)
+    with pytest.raises(ValueError, match="DRAFT_PICK"):
+        s.apply(A.STRIKE)
+    with pytest.raises(ValueError, match="not an id"):
+        s.apply(999)
+
+
+@pytest.mark.parametrize(
+    "options,words",
+    [
+        ({"num_players": 2}, "from 3 to 5"),
+        ({"num_players": 6}, "from 3 to 5"),
+        ({"reward_scheme": "points"}, "shaped"),
+        ({"heroes": ["Barbarian", "Barbarian", "Hunter"]}, "distinct"),
+        ({"num_players": 3, "heroes": ["Barbarian", "Hunter"]}, "distinct"),
+        ({"heroes": ["Paladin", "Hunter", "Warrior", "Assassin"]}, "Sorceress"),
+        ({"num_players": 3, "starting_player": 3}, "0..2"),
+        ({"combat_turn_cap_per_player": 0}, "from 1 to 100"),
+        ({"colour": "red"}, "allowed options"),
+    ],
+)
+def test_bad_options_raise_value_error_naming_what_is_allowed(options, words):
+    with pytest.raises(ValueError, match=words):
+        lost_legends_v0.env(**options)
+
+
+def test_driver_options_are_not_game_options():
+    names = {o.name for o in LostLegendsGame.option_spec}
+    assert not names & {"auto_skip_forced", "illegal_action", "render_mode"}
+    env = lost_legends_v0.env(num_players=3, auto_skip_forced=True, render_mode="ansi")
+    env.reset(seed=3)
+    steps = 0
+    for _agent in env.agent_iter(max_iter=100_000):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.sum() >= 2  # forced decisions were played by the driver
+        env.step(int(np.flatnonzero(mask)[0]))
+        steps += 1
+    assert steps > 50
+    env.reset(seed=3)
+    text = env.render()
+    assert "Lost Legends" in text and "legal:" in text
+
+
+def test_heroes_and_starting_player_options():
+    game = LostLegendsGame(num_players=3, heroes=["Sorceress", "Hunter", "Barbarian"], starting_player=2)
+    s = game.new_state(0)
+    assert [s.gold[i] for i in range(3)] == [7, 6, 6] and s.start == 2 and s.current_player == 2
+    picked = {tuple(LostLegendsGame(num_players=5).new_state(seed).heroes) for seed in range(5)}
+    assert all(sorted(h) == [0, 1, 2, 3, 4] for h in picked) and len(picked) > 1

@@ -1,0 +1,117 @@
+"""What a seat may know (docs/lost_legends.md 5.2): its observation depends only on its own hand,
+pick and draft memory and on public information.
+
+- ``resample_hidden(seat, rng)`` deals anew what the seat cannot see (others' unseen hand cards and
+  face-down picks, the monster piles): the seat's observation, its mask when it acts, its text view
+  and the heuristic bot's choice for it stay the same, in particular during the draft;
+- the resampled states really differ in hidden information (so the check can fail);
+- controls: the seat's own hand, and an opponent's public equipment, do change the observation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.lost_legends.heuristic import HeuristicBot
+from envs.lost_legends.rules import GEAR_UP, NO, LostLegendsGame
+
+
+def random_positions(n: int, seed: int, every: int = 3):
+    game = LostLegendsGame(num_players=n)
+    s = game.new_state(seed)
+    rng = np.random.default_rng(seed)
+    step = 0
+    while not s.is_over():
+        if step % every == 0:
+            yield s
+        s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
+        step += 1
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_resample_hidden_keeps_what_the_seat_sees(n):
+    rng = np.random.default_rng(n)
+    checked = changed = drafting = 0
+    for s in random_positions(n, 10 + n):
+        for seat in range(n):
+            other = s.resample_hidden(seat, rng)
+            assert np.array_equal(other.observe(seat), s.observe(seat)), (seat, s.render(seat))
+            assert other.render(seat) == s.render(seat)
+            assert other.hands[seat] == s.hands[seat] and other.picks[seat] == s.picks[seat]
+            if seat == s.current_player:
+                assert np.array_equal(other.legal_mask(), s.legal_mask())
+                assert HeuristicBot().act_state(other) == HeuristicBot().act_state(s)
+            hidden = [(other.hands[j], other.picks[j]) for j in range(n) if j != seat]
+            if hidden != [(s.hands[j], s.picks[j]) for j in range(n) if j != seat]:
+                changed += 1
+                drafting += s.phase == GEAR_UP
+            checked += 1
+    assert checked > 100 and changed >= 10 and drafting >= 10
+
+
+def test_resample_keeps_seen_cards_in_place():
+    """A card the seat has seen stays where it is: only never-seen cards move."""
+    rng = np.random.default_rng(0)
+    for s in random_positions(4, 3, every=1):
+        if s.phase != GEAR_UP:
+            break
+        for seat in range(4):
+            other = s.resample_hidden(seat, rng)
+            for j in range(4):
+                for c in s.hands[j]:
+                    if c in s.seen[seat]:
+                        assert c in other.hands[j]
+                if s.picks[j] != NO and s.picks[j] in s.seen[seat]:
+                    assert other.picks[j] == s.picks[j]
+
+
+def test_controls_visible_changes_do_change_the_observation():
+    s = LostLegendsGame(num_players=4).new_state(2)
+    seat = s.current_player
+    data = s.to_json()
+    a, b = (seat + 1) % 4, seat
+    # Swapping one of my hand cards with an opponent's changes my observation (my hand) ...
+    pa, pb = data["players"][a], data["players"][b]
+    pa["hand"][0], pb["hand"][0] = pb["hand"][0], pa["hand"][0]
+    pa["hand"].sort()
+    pb["hand"].sort()
+    swapped = s.game.state_from_json(data)
+    assert not np.array_equal(swapped.observe(b), s.observe(b))
+    # ... and the same swap seen from a third seat (which saw neither card) changes nothing.
+    third = (seat + 2) % 4
+    assert np.array_equal(swapped.observe(third), s.observe(third))
+    # An opponent's public equipment is visible.
+    data = s.to_json()
+    data["players"][a]["slots"][0] = 0
+    assert not np.array_equal(s.game.state_from_json(data).observe(b), s.observe(b))
+
+
+def test_a_revealed_pick_is_public_and_never_resampled():
+    s = LostLegendsGame(num_players=4).new_state(6)
+    while s.decision != 1:  # DRAFT_PLACE
+        s.apply(int(np.flatnonzero(s.legal_mask())[0]))
+    placer = s.current_player
+    card = s.picks[placer]
+    rng = np.random.default_rng(0)
+    for seat in range(4):
+        if seat != placer:
+            assert s.card_name(card) in s.render(seat)
+            assert all(s.resample_hidden(seat, rng).picks[placer] == card for _ in range(5))
+
+
+def test_resampled_states_are_consistent_for_every_seat():
+    """After a redeal for one seat, every other seat still has seen its own hand and pick, and the
+    cards stay conserved: the sample is a possible game, not only a possible view."""
+    rng = np.random.default_rng(1)
+    for s in random_positions(5, 8, every=2):
+        if s.phase != GEAR_UP:
+            break
+        for seat in range(5):
+            other = s.resample_hidden(seat, rng)
+            cards = sorted([c for j in range(5) for c in other.hands[j] + [other.picks[j]] if c != NO] + other.sixth)
+            assert cards == sorted([c for j in range(5) for c in s.hands[j] + [s.picks[j]] if c != NO] + s.sixth)
+            for j in range(5):
+                assert set(other.hands[j]) <= set(other.seen[j])
+                if other.picks[j] != NO and not other.pick_revealed(j):
+                    assert other.picks[j] in other.seen[j]
