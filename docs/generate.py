@@ -214,6 +214,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def module_blocks(game: str, env_id: str) -> None:
+    """The env tables (:func:`env_blocks`) and every other block of the game's ``envs.<game>.docs.BLOCKS``."""
+    import importlib
+
+    env_blocks(game, env_id)
+    for name, fn in importlib.import_module(f"envs.{game}.docs").BLOCKS.items():
+        if name not in REGISTRY[game]:
+            block(game, name)(fn)
+
+
+# ==================================================================================================
+# Heroes and Monsters, Lost Legends: their blocks live beside their content (envs/<game>/docs.py)
+# ==================================================================================================
+module_blocks("heroes_and_monsters", "heroes_and_monsters_v0")
+module_blocks("lost_legends", "lost_legends_v0")
+
+
 # ==================================================================================================
 # Last Heroes (docs/last_heroes.md)
 # ==================================================================================================
