@@ -225,8 +225,9 @@ def module_blocks(game: str, env_id: str) -> None:
 
 
 # ==================================================================================================
-# Heroes and Monsters, Lost Legends: their blocks live beside their content (envs/<game>/docs.py)
+# Last Bastion, Heroes and Monsters, Lost Legends: their blocks live beside their content (envs/<game>/docs.py)
 # ==================================================================================================
+module_blocks("last_bastion", "last_bastion_v0")
 module_blocks("heroes_and_monsters", "heroes_and_monsters_v0")
 module_blocks("lost_legends", "lost_legends_v0")
 

@@ -12,6 +12,7 @@ from typing import Any
 # env id -> module with env() / raw_env() factories
 _REGISTRY = {
     "last_heroes_v0": "envs.last_heroes_v0",
+    "last_bastion_v0": "envs.last_bastion_v0",
     "heroes_and_monsters_v0": "envs.heroes_and_monsters_v0",
     "lost_legends_v0": "envs.lost_legends_v0",
 }
