@@ -1,9 +1,20 @@
 """Tournaments between policies: win rates with Wilson intervals, seat advantage, ratings, plots.
 
-    python -m training.evaluate ENV_ID --players N --agents SPEC [SPEC ...] --games G
-        [--seed S] [--out DIR] [--option key=value ...] [--no-progress]
+    python -m training.evaluate ENV_ID --players N [N ...] --agents SPEC [SPEC ...] --games G
+        [--variant KEY=V1,V2 ...] [--seed S] [--out DIR] [--option key=value ...] [--no-progress]
 
     python -m training.evaluate last_heroes_v0 --players 4 --agents heuristic random --games 200
+    python -m training.evaluate last_bastion_v0 --players 1 2 3 4 --agents heuristic --games 400 \
+        --variant difficulty=novice,normal,difficult,heroic
+
+Several ``--players`` counts and ``--variant`` values run one evaluation per combination (each
+in its own folder under ``--out``) and end with a table of them all (``summary.md``).
+
+Competitive games report per agent (below). Cooperative games report the *team*: the line-up of
+policies across the seats (one spec: that policy in every seat; ``ckpt heuristic``: the checkpoint
+beside heuristic partners, rotated through the seats), its win rate with a Wilson interval, mean
+score, mean game length in decisions and why games ended. A win is read from the state's
+:class:`~envs.core.game.Outcome`, never guessed from scores.
 
 Each SPEC is a policy spec of ``training.policies.load_policy``: ``random``, ``heuristic`` or a
 checkpoint path. Games run on the rules State directly (no AEC bookkeeping); a decision with
@@ -622,7 +633,7 @@ def build_parser() -> argparse.ArgumentParser:
         "is rounded up to a whole number of seat rotations.",
     )
     p.add_argument("env_id", help=f"one of {', '.join(envs.ENV_IDS)}")
-    p.add_argument("--players", type=int, required=True, help="seats at the table")
+    p.add_argument("--players", type=int, nargs="+", required=True, help="seats at the table (several: one run each)")
     p.add_argument(
         "--agents",
         nargs="+",
@@ -640,24 +651,80 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="env option, repeatable (e.g. artefacts=false)",
     )
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help="also evaluate at each of these values of an env option, repeatable (e.g. difficulty=novice,heroic)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
+def parse_variants(texts: Sequence[str]) -> list[dict[str, Any]]:
+    """``["difficulty=novice,heroic", "x=1,2"]`` -> every combination as an options dict (``[{}]`` for none)."""
+    combos: list[dict[str, Any]] = [{}]
+    for text in texts:
+        key, sep, values = text.partition("=")
+        if not sep or not key.strip() or not values.strip():
+            raise ValueError(f"variant {text!r} is not of the form key=value1,value2")
+        parsed = [parse_option(f"{key}={v}")[1] for v in values.split(",")]
+        combos = [{**c, key.strip(): v} for c in combos for v in parsed]
+    return combos
+
+
+def summary_markdown(all_results: Sequence[dict[str, Any]]) -> str:
+    """One row per evaluation: table size, variant, the focus agent's (or the team's) win rate."""
+    lines = [
+        "| Players | Variant | Focus / team | Games | Win rate | 95% CI | Win share | Mean score |",
+        "|---|---|---|---:|---:|---|---:|---:|",
+    ]
+    for r in all_results:
+        variant = ", ".join(f"{k}={v}" for k, v in r.get("variant", {}).items()) or "-"
+        if r["kind"] == "cooperative":
+            row, who, share = r["team"], " / ".join(r["team"]["lineup"]), "-"
+        else:
+            row, who = r["agents"][0], r["agents"][0]["name"]
+            share = f"{100 * row['win_share_rate']:.1f}%"
+        lo, hi = row["win_rate_ci95"]
+        lines.append(
+            f"| {r['num_players']} | {variant} | {who} | {row['games']} | {_pct(row['win_rate'])} | "
+            f"{_pct(lo)} - {_pct(hi)} | {share} | {row['mean_score']:.2f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         options = dict(parse_option(o) for o in args.option)
-        setup = prepare(args.env_id, args.players, args.agents, args.games, args.seed, options)
+        variants = parse_variants(args.variant)
+        setups = [
+            (n, variant, prepare(args.env_id, n, args.agents, args.games, args.seed, {**options, **variant}))
+            for n in args.players
+            for variant in variants
+        ]
     except ValueError as e:
         parser.error(str(e))
     out = Path(args.out) if args.out else Path("runs/eval") / f"{args.env_id}__{time.strftime('%Y%m%d-%H%M%S')}"
-    results = run(setup, progress=not args.no_progress)
-    paths = write_outputs(results, out)
-    print(markdown(results))
-    print(f"wrote {paths['json']}, {paths['md']}, {paths['png']}")
-    return results
+    several = len(setups) > 1
+    all_results = []
+    for n, variant, setup in setups:
+        results = run(setup, progress=not args.no_progress)
+        results["variant"] = variant
+        name = f"{n}p" + "".join(f"__{k}={v}" for k, v in variant.items())
+        paths = write_outputs(results, out / name if several else out)
+        print(markdown(results))
+        print(f"wrote {paths['json']}, {paths['md']}, {paths['png']}\n")
+        all_results.append(results)
+    if several:
+        table = summary_markdown(all_results)
+        atomic_write_text(out / "summary.md", table)
+        print(table)
+        print(f"wrote {out / 'summary.md'}")
+    return all_results
 
 
 if __name__ == "__main__":

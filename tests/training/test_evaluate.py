@@ -199,3 +199,25 @@ def test_cli_bad_input_is_an_argparse_error(tmp_path):
     assert "2 to 5 players" in proc.stderr
     proc = _cli(ENV, "--players", "2", "--agents", "missing.pt", "--games", "2", "--no-progress", cwd=REPO)
     assert proc.returncode == 2 and "checkpoint path" in proc.stderr
+
+
+def test_cli_several_counts_and_variants_write_one_folder_each_and_a_summary(tmp_path):
+    out = tmp_path / "eval"
+    proc = _cli(
+        ENV, "--players", "2", "3", "--agents", "heuristic", "random", "--games", "3",
+        "--variant", "artefact_end=immediate,end_of_round", "--out", str(out), "--no-progress", cwd=REPO,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    folders = sorted(p.name for p in out.iterdir() if p.is_dir())
+    assert folders == [
+        "2p__artefact_end=end_of_round",
+        "2p__artefact_end=immediate",
+        "3p__artefact_end=end_of_round",
+        "3p__artefact_end=immediate",
+    ]
+    data = json.loads((out / "3p__artefact_end=end_of_round" / "results.json").read_text())
+    assert data["num_players"] == 3 and data["env_options"] == {"artefact_end": "end_of_round"}
+    summary = (out / "summary.md").read_text()
+    assert summary.count("| heuristic |") == 4 and "| 3 | artefact_end=end_of_round | heuristic |" in summary
+    bad = _cli(ENV, "--players", "2", "--agents", "random", "--games", "2", "--variant", "artefact_end", cwd=REPO)
+    assert bad.returncode == 2 and "key=value1,value2" in bad.stderr
