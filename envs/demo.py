@@ -10,9 +10,10 @@ import argparse
 import envs
 
 
-def play(env_id: str, num_players: int, seed: int, show: bool = True) -> dict:
+def play(env_id: str, num_players: int | None, seed: int, show: bool = True) -> dict:
     """Heuristic bots at every seat through the AEC API; returns the final infos of player_0."""
-    env = envs.make(env_id, num_players=num_players, render_mode="ansi")
+    options = {} if num_players is None else {"num_players": num_players}
+    env = envs.make(env_id, render_mode="ansi", **options)
     env.reset(seed=seed)
     bots = {agent: envs.heuristic_bot(env_id, seed=seed + i) for i, agent in enumerate(env.possible_agents)}
     final_info: dict = {}
@@ -26,22 +27,26 @@ def play(env_id: str, num_players: int, seed: int, show: bool = True) -> dict:
             continue
         action = bots[agent].act_state(env.state)
         if show:
-            print(f"{agent} [{info['phase']}]: {env.describe_action(action)}")
+            phase = f" [{info['phase']}]" if "phase" in info else ""
+            print(f"{agent}{phase}: {env.describe_action(action)}")
         env.step(action)
     if show:
         print(env.state.render())
+    outcome = env.state.outcome()
+    final_info["outcome"] = None if outcome is None else outcome.to_json()
     return final_info
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--env", default="last_heroes_v0", choices=envs.ENV_IDS)
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quiet", action="store_true", help="print only the final board")
     args = parser.parse_args(argv)
     info = play(args.env, args.players, args.seed, show=not args.quiet)
-    print(f"final scores {info.get('final_scores')}, winners {info.get('winners')}")
+    outcome = info["outcome"]
+    print(f"winners {outcome['winners']} ({outcome['reason']})" if outcome else "the game did not end")
 
 
 if __name__ == "__main__":
