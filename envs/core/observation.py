@@ -62,3 +62,26 @@ class ObservationLayout:
             rows.append(f"| `{b.name}` | {b.offset} | {shape} | {b.doc} |")
         rows.append(f"\nTotal: {self.size} floats in [{self.low:g}, {self.high:g}].")
         return "\n".join(rows)
+
+
+# -- rows of named fields (a seat's row, a card slot) inside a block ----------------------------------
+Field = tuple[str, int, str]  # (name, size, meaning)
+
+
+def field_offsets(fields: Sequence[Field]) -> tuple[dict[str, int], int]:
+    """``({name: offset}, row size)`` of a row of ``(name, size, doc)`` fields."""
+    out, at = {}, 0
+    for name, size, _ in fields:
+        out[name] = at
+        at += size
+    return out, at
+
+
+def fields_table(fields: Sequence[Field]) -> str:
+    """The Markdown table of a row's fields: offset, size and meaning."""
+    rows = ["| Offset | Size | Content |", "|---|---|---|"]
+    at = 0
+    for _name, size, doc in fields:
+        rows.append(f"| {at} | {size} | {doc} |")
+        at += size
+    return "\n".join(rows)

@@ -1,6 +1,7 @@
 """Last Heroes as a PettingZoo AEC environment. The tables below are generated from the code."""
 
 from envs.core.aec import DRIVER_OPTIONS, make_env_factories
+from envs.core.observation import fields_table
 from envs.core.options import options_markdown_table
 from envs.last_heroes.actions import LAYOUT
 from envs.last_heroes.game import LastHeroesGame
@@ -9,15 +10,6 @@ from envs.last_heroes.rules import OPTION_SPEC
 
 GAME = LastHeroesGame
 env, raw_env = make_env_factories(LastHeroesGame)
-
-
-def _fields_table(fields) -> str:
-    rows = ["| Offset | Size | Content |", "|---|---|---|"]
-    at = 0
-    for _name, size, doc in fields:
-        rows.append(f"| {at} | {size} | {doc} |")
-        at += size
-    return "\n".join(rows)
 
 
 __doc__ = f"""
@@ -45,12 +37,12 @@ as the named arrays of the first column.
 
 Seat row (98):
 
-{_fields_table(SEAT_FIELDS)}
+{fields_table(SEAT_FIELDS)}
 
 Each column is 8 entries (in play, artefact on its pedestal, its power one-hot) followed by one
 21-entry slot per level:
 
-{_fields_table(SLOT_FIELDS)}
+{fields_table(SLOT_FIELDS)}
 
 ## Legal Actions Mask
 

@@ -19,7 +19,7 @@ import weakref
 
 import numpy as np
 
-from envs.core.observation import ObservationLayout
+from envs.core.observation import ObservationLayout, field_offsets
 from envs.last_heroes.content import JOKER_CAP, MAX_PLAYERS, NUM_KINDS, NUM_LEVELS, NUM_POWERS
 from envs.last_heroes.rules import (
     EXCHANGE_GIVE,
@@ -64,16 +64,8 @@ SLOT_FIELDS = (
 )
 
 
-def _offsets(fields):
-    out, at = {}, 0
-    for name, size, _ in fields:
-        out[name] = at
-        at += size
-    return out, at
-
-
-SEAT, SEAT_SIZE = _offsets(SEAT_FIELDS)
-SLOT, SLOT_SIZE = _offsets(SLOT_FIELDS)
+SEAT, SEAT_SIZE = field_offsets(SEAT_FIELDS)
+SLOT, SLOT_SIZE = field_offsets(SLOT_FIELDS)
 COLUMN_HEAD = 8  # in play (1), artefact on pedestal (1), its power one-hot (6)
 COLUMN_SIZE = COLUMN_HEAD + NUM_LEVELS * SLOT_SIZE
 
