@@ -10,7 +10,8 @@ The rules of thumb, per decision:
 - **Draft pick**: the card worth most to me: an affordable equipment card that fills an empty slot
   or improves a weapon (valued by its damage), armor and healing, else a skill matching my heroes'
   weapons (cheaper later purchases); weapons and healing first.
-- **Placement**: buy when it is affordable and useful (never converting), else place as a skill.
+- **Placement**: buy when it is affordable and useful, else place as a skill. The only conversion:
+  a better weapon of a type already owned is bought by first turning the owned one into a skill.
 - **Monster selection**: attack the monster in front unless it is far out of reach and someone can
   take it; without a monster take the face-up one when I can kill it in two attacks, else draw.
 - **Attack**: the weapon with the most projected damage against this monster; boosts and mana only
@@ -47,6 +48,7 @@ from envs.lost_legends.rules import (
     SELECT_NONE,
     SELECT_OWN,
     UNARMED_W,
+    card_cost,
     cond_met,
 )
 
@@ -94,10 +96,12 @@ class HeuristicBot:
         slot = s.target_slot(seat, card_id)
         if card.use == "weapon":
             current = s.slots[seat][card.kind]
-            new = _card_damage(card, levels)
-            if current != NO:
-                return max(0.0, new - _card_damage(CARDS[current], levels)) * 1.5
-            return 2.0 + 1.5 * new
+            if current != NO:  # an upgrade: the owned weapon is turned into a skill first (2.4)
+                after = list(levels)
+                after[CARDS[current].skill] += 1
+                gain = _card_damage(card, after) - _card_damage(CARDS[current], levels)
+                return 1.5 * gain + 1.0 if gain > 0 else 0.0
+            return 2.0 + 1.5 * _card_damage(card, levels)
         if slot == NO:
             return 0.0
         if card.use == "passive":
@@ -111,6 +115,22 @@ class HeuristicBot:
         if card.use == "mana":
             return 0.5
         return 1.5 * (card.total("LIFE") + card.total("MANA"))
+
+    @staticmethod
+    def upgrade_slot(s, seat: int, card_id: int) -> int:
+        """The weapon slot to convert so that this weapon can replace the one of its type, or NO.
+
+        A second weapon of a type can only be bought after turning the owned one into a skill
+        (2.4); this is the bot's only conversion, and only when it then can pay at once."""
+        card = CARDS[card_id]
+        if card.use != "weapon":
+            return NO
+        old = s.slots[seat][card.kind]
+        if old == NO:
+            return NO
+        levels = list(s.levels[seat])
+        levels[CARDS[old].skill] += 1
+        return card.kind if s.gold[seat] >= card_cost(card, levels) else NO
 
     def skill_value(self, s, seat: int, card_id: int) -> float:
         card = CARDS[card_id]
@@ -143,7 +163,7 @@ class HeuristicBot:
         if d == DRAFT_PICK:
             scored = []
             for k, c in enumerate(s.hands[seat]):
-                buy = s.buy_legal_now(seat, c)
+                buy = s.buy_legal_now(seat, c) or self.upgrade_slot(s, seat, c) != NO
                 v = self.card_value(s, seat, c) if buy else 0.0
                 v = max(v, self.skill_value(s, seat, c))
                 scored.append((v, A.PICK + k))
@@ -154,6 +174,9 @@ class HeuristicBot:
                 d == DRAFT_BUY_COMMITTED or self.card_value(s, seat, c) >= self.skill_value(s, seat, c)
             ):
                 return A.BUY
+            up = self.upgrade_slot(s, seat, c)
+            if up != NO and mask[A.CONVERT + up] and self.card_value(s, seat, c) >= self.skill_value(s, seat, c):
+                return A.CONVERT + up
             if mask[A.PLACE_SKILL]:
                 return A.PLACE_SKILL
             return legal[0]

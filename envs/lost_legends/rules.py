@@ -490,7 +490,15 @@ class LostLegendsState(State):
             self._push(["draft_pick", k + 1])
             self._open(DRAFT_PICK, (self.start + k) % n)
             return
-        # Pass: each remaining hand goes to the left neighbour; after round 5 the last card is boxed.
+        self._push(["draft_place", 0])
+
+    def _pass_hands(self) -> None:
+        """Each remaining hand goes to the left neighbour; after round 5 the last card is boxed.
+
+        Done once every pick is placed: the passed cards lie face down above the receiver's board
+        until then (rulebook), and seeing them earlier would reveal an unrevealed pick whenever a
+        hand comes back round the table (3-4 players)."""
+        n = self.n
         if self.draft_round < DRAFT_ROUNDS:
             hands = [self.hands[(i - 1) % n] for i in range(n)]
             self.hands = hands
@@ -501,7 +509,6 @@ class LostLegendsState(State):
             for i in range(n):
                 self.sixth.extend(self.hands[i])
                 self.hands[i] = []
-        self._push(["draft_place", 0])
 
     def _t_draft_place(self, k: int) -> None:
         n = self.n
@@ -515,6 +522,7 @@ class LostLegendsState(State):
             self._push(["draft_place", k + 1])
             self._open(DRAFT_PLACE, seat)
             return
+        self._pass_hands()
         if self.draft_round < DRAFT_ROUNDS:
             self.draft_round += 1
             self._push(["draft_pick", 0])

@@ -455,10 +455,14 @@ def test_29_draft_passing_and_secrecy():
                 assert same == (j != seat), (k, j)
         act(s, "PICK", 0)
         picks[seat] = hands[seat][0]
+    # The remaining hands are passed once every pick is placed (they lie face down until then).
+    placed = [0] * 4
+    for _ in range(4):
+        placed[s.current_player] += 1
+        act(s, "PLACE_SKILL")
     for i in range(4):
         assert s.hands[(i + 1) % 4] == sorted(c for c in hands[i] if c != picks[i])
     # Play out the level's draft: every player places exactly 5 cards; 4 sixth cards are boxed.
-    placed = [0] * 4
     while s.phase == GEAR_UP:
         if s.decision == 1:
             placed[s.current_player] += 1
