@@ -1,6 +1,7 @@
 """Lost Legends as a PettingZoo AEC environment. The tables below are generated from the code."""
 
 from envs.core.aec import DRIVER_OPTIONS, make_env_factories
+from envs.core.observation import fields_table
 from envs.core.options import options_markdown_table
 from envs.lost_legends.actions import LAYOUT
 from envs.lost_legends.observation import OBSERVATION_LAYOUT, SEAT_FIELDS
@@ -8,15 +9,6 @@ from envs.lost_legends.rules import DECISIONS, OPTION_SPEC, LostLegendsGame
 
 GAME = LostLegendsGame
 env, raw_env = make_env_factories(LostLegendsGame)
-
-
-def _fields_table(fields) -> str:
-    rows = ["| Offset | Size | Content |", "|---|---|---|"]
-    at = 0
-    for _name, size, doc in fields:
-        rows.append(f"| {at} | {size} | {doc} |")
-        at += size
-    return "\n".join(rows)
 
 
 __doc__ = f"""
@@ -48,7 +40,7 @@ the named arrays of the first column.
 
 Seat row ({sum(f[1] for f in SEAT_FIELDS)}):
 
-{_fields_table(SEAT_FIELDS)}
+{fields_table(SEAT_FIELDS)}
 
 ## Legal Actions Mask
 
