@@ -17,6 +17,7 @@ import numpy as np
 import torch
 
 import envs
+from envs.core.game import play_forced
 from envs.core.options import split_options
 from training.policies import load_policy, seat_actor
 from training.single_agent import resolve_player_counts
@@ -56,26 +57,20 @@ def collect_teacher_data(
         game = tables[counts[g % len(counts)]]
         state = game.new_state(int(rng.integers(2**63 - 1)))
         actors = [seat_actor(policy) for _ in range(game.num_players)]
-        while not (state.is_terminal() or state.is_truncated()):
+        while True:
+            if skip_forced:
+                play_forced(state)  # the env never shows these to the learner: no samples
+            if state.is_terminal() or state.is_truncated():
+                break
             seat = state.current_player
             mask = state.legal_mask()
-            legal = np.flatnonzero(mask)
-            if len(legal) == 1:
-                action = int(legal[0])
-                if not skip_forced:
-                    obs.append(state.observe(seat))
-                    masks.append(mask.astype(bool))
-                    actions.append(action)
-                    seats.append(seat)
-                    game_of.append(g)
-            else:
-                observation = state.observe(seat)
-                action = int(actors[seat].act(observation, mask, state))
-                obs.append(observation)
-                masks.append(mask.astype(bool))
-                actions.append(action)
-                seats.append(seat)
-                game_of.append(g)
+            observation = state.observe(seat)
+            action = int(mask.argmax()) if state.num_legal() == 1 else int(actors[seat].act(observation, mask, state))
+            obs.append(observation)
+            masks.append(mask.astype(bool))
+            actions.append(action)
+            seats.append(seat)
+            game_of.append(g)
             state.apply(action)
         results.append(list(state.returns()))
     result = np.array([results[g][s] for g, s in zip(game_of, seats)], np.float32)
