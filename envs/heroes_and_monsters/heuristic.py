@@ -1,4 +1,8 @@
-"""A rule-based Heroes and Monsters player, close to the greedy reference bot of docs 4.8.
+"""Rule-based Heroes and Monsters players: :class:`HeuristicBot` and :class:`ReferenceBot`.
+
+``ReferenceBot`` is a literal reading of the design's greedy reference bot (the one whose win
+rates calibrate the game); ``HeuristicBot`` is stronger, mainly because it buys sparingly (every
+purchase costs the Fortress deck a card). Measured team win rates are in docs section 10.
 
 It reads only the public State API: ``legal_mask()``, ``current_player``, ``active``, ``phase``,
 ``players[seat]`` for its own seat (hand, table, General) and public zones (Area, Battlefield,
@@ -263,3 +267,71 @@ class HeuristicBot:
                 value = card_value(c)
             options.append((-value, act))
         return self._pick(options)
+
+
+class ReferenceBot(HeuristicBot):
+    """The design's greedy reference bot, read literally: buy the best value per cost while the
+    Fortress deck holds more than 6 cards, at most 2 per turn; fire every affordable resource-cost
+    effect (then COPY); spend a leftover resource card on a discard-1 effect; kill the Invader with
+    the best Fortress damage per remaining health; a supporter discards for DMG only when that makes
+    one more Invader killable."""
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(seed, buy_floor=6, max_buys=2)
+
+    def _recruit(self, state, mask, seat) -> int:
+        key = (state.round, state.active, state.turns_done)
+        buys = self._buys.get(key, 0)
+        if len(state.fortress) > self.buy_floor and buys < self.max_buys:
+            options = [
+                (card_value(state.area[slot]) / max(1, sum(CARDS[state.area[slot]].cost)), act)
+                for slot, act in self._legal(mask, "BUY")
+            ]
+            if options:
+                self._buys[key] = buys + 1
+                return self._pick(options)
+        return PASS
+
+    @staticmethod
+    def _source_effect(state, seat, name, arg):
+        p = state.players[seat]
+        if name == "USE_HAND":
+            return CARDS[p.hand[arg][0]].effect
+        if name == "USE_TABLE":
+            return CARDS[p.table[arg][0]].effect
+        return GENERALS[p.general].ability
+
+    def _effects(self, state, mask, seat) -> int:
+        for name in ("USE_HAND", "USE_TABLE", "USE_GENERAL"):
+            for arg, act in self._legal(mask, name):
+                if self._source_effect(state, seat, name, arg).cost == "resources":
+                    return act
+        for act in np.flatnonzero(mask):
+            if LAYOUT.name_of(int(act)) == "COPY":
+                return int(act)
+        if self._spare_resource(state, seat) is not None:
+            for name in ("USE_TABLE", "USE_GENERAL"):
+                for arg, act in self._legal(mask, name):
+                    if self._source_effect(state, seat, name, arg).cost == "discard_one":
+                        return act
+        return PASS
+
+    def _support(self, state, mask, seat) -> int:
+        def killable(dmg: int) -> int:
+            return sum(1 for c in range(4) if state.field[c] >= 0 and state.remaining_health(c) <= dmg)
+
+        base = killable(state.dmg)
+        for name in ("USE_HAND", "USE_TABLE", "USE_GENERAL"):
+            for arg, act in self._legal(mask, name):
+                e = self._source_effect(state, seat, name, arg)
+                dmg = sum(prim[-1] for prim in e.do if prim[0] == "DMG")
+                if dmg and killable(state.dmg + dmg) > base:
+                    return act
+        return PASS
+
+    def _combat(self, state, mask) -> int:
+        options = []
+        for c, act in self._legal(mask, "ATTACK"):
+            rem = state.remaining_health(c)
+            options.append(((10.0 if state.dmg >= rem else 0.0) + state.fortress_damage(c) / rem, act))
+        return self._pick(options) if options else PASS

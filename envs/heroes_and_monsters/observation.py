@@ -149,7 +149,9 @@ def encode(state, seat: int) -> np.ndarray:
 
     # area
     o = _O["area"]
-    pool = s.pool(s.active)
+    # the active player's pool counts the resource cards of its hand: public only while the hand is
+    # face up (its turn); once the game has ended after its discard and draw, the new hand is private
+    pool = s.pool(s.active) if s.hand_up else [0, 0, 0]
     for slot, c in enumerate(s.area):
         obs[o + slot * CARD_ONEHOT + c + 1] = 1
         if c >= 0 and all(pool[x] >= CARDS[c].cost[x] for x in range(3)):
@@ -196,7 +198,8 @@ def encode(state, seat: int) -> np.ndarray:
     obs[o : o + 3] = [max(x, 0) / 10.0 for x in pool]
     obs[o + 3] = s.dmg / 20.0
     obs[o + 4 : o + 7] = [b / 5.0 for b in s.bonus]
-    _add_comp(obs, o + 7, [c for c, _ in s.players[s.active].hand], 4.0)
+    if s.hand_up:
+        _add_comp(obs, o + 7, [c for c, _ in s.players[s.active].hand], 4.0)
 
     # own hand and private
     me = s.players[seat]

@@ -283,6 +283,8 @@ _FIELDS = (
     "dmg",
     "bonus",
     "used_discarded",
+    "used_in_deck",
+    "hand_up",
     "plan_deck",
     "box_plans",
     "plan",
@@ -312,7 +314,8 @@ class HeroesAndMonstersState(State):
     ``inv_deck``, ``inv_discard``, ``field`` (Invader per column or -1), ``markers``, ``attacked``,
     ``ward``, ``round``, ``first``, ``turns_done``, ``active``, ``phase``, ``dmg`` (D), ``bonus``,
     ``plan``, ``plan_progress``, ``plan_countdown``, ``thwarted``, ``defeated``, ``pending``,
-    ``result``; methods ``pool(seat)``, ``threat()``, ``levels(c)``, ``next_cost(c)``,
+    ``result``, ``hand_up`` (the active player's hand is face up); methods ``pool(seat)``,
+    ``threat()``, ``levels(c)``, ``next_cost(c)``,
     ``remaining_health(c)``, ``fortress_damage(c)``, ``fortress_damages()``, ``plan_required()``.
     Decks and piles are lists with the top card last. A bot must not read another waiting
     player's ``hand`` or any ``deck`` order, nor ``fortress``/``box``/``inv_deck`` beyond their sizes.
@@ -344,7 +347,11 @@ class HeroesAndMonstersState(State):
         self.res = [0, 0, 0]  # active player's pool minus the resource cards in hand
         self.dmg = 0  # D, the active player's damage pool
         self.bonus = [0, 0, 0]  # DMG_RACE bonuses (Greenskin, Undead, Dragonkin)
-        self.used_discarded: list[int] = []  # cards that left the hand used this turn
+        # cards of the active player that left the hand used this turn, by where they are now: the
+        # discard pile, or (after a reshuffle) the deck; a card drawn or recalled from there stays used
+        self.used_discarded: list[int] = []
+        self.used_in_deck: list[int] = []
+        self.hand_up = True  # the active player's hand lies face up (from its start of turn to its discard)
         self.plan_deck: list[int] = []
         self.box_plans: list[int] = []
         self.plan = -1
@@ -697,7 +704,8 @@ class HeroesAndMonstersState(State):
         if e.cost == "discard_self":
             del p.hand[h]
             p.discard.append(c)
-            self.used_discarded.append(c)
+            if seat == self.active:
+                self.used_discarded.append(c)
             self._resolve(seat, ref, 0)
             return
         p.hand[h][1] = True
@@ -768,7 +776,7 @@ class HeroesAndMonstersState(State):
         c, used = p.hand.pop(h)
         if self.phase == CHOOSE_DISCARD:
             p.discard.append(c)
-            if used:
+            if used and seat == self.active:
                 self.used_discarded.append(c)
             self._finish_pending()
             return
@@ -843,6 +851,8 @@ class HeroesAndMonstersState(State):
         self.dmg = 0
         self.bonus = [0, 0, 0]
         self.used_discarded = []
+        self.used_in_deck = []
+        self.hand_up = True
         for q in self.players:
             q.gen_used = False
             for entry in q.table:
@@ -888,7 +898,9 @@ class HeroesAndMonstersState(State):
         p = self.players[self.active]
         p.discard += [c for c, _ in p.hand]
         p.hand = []
+        self.hand_up = False  # the new hand is private until the owner's next turn
         self.used_discarded = []
+        self.used_in_deck = []
         self._draw(self.active, GENERALS[p.general].draw)
         self.res = [0, 0, 0]
         self.dmg = 0
@@ -947,15 +959,23 @@ class HeroesAndMonstersState(State):
             if not p.deck:
                 if not p.discard:
                     break
-                p.deck, p.discard = p.discard, []
-                self.chance.shuffle(p.deck)
+                self._reshuffle(seat)
             c = p.deck.pop()
             used = False
-            if seat == self.active and c in self.used_discarded:
-                self.used_discarded.remove(c)
+            if seat == self.active and c in self.used_in_deck:
+                self.used_in_deck.remove(c)
                 used = True
             p.hand.append([c, used])
         p.hand.sort()
+
+    def _reshuffle(self, seat: int) -> None:
+        """The discard pile becomes the new deck; used cards of this turn go with it."""
+        p = self.players[seat]
+        p.deck, p.discard = p.discard, []
+        self.chance.shuffle(p.deck)
+        if seat == self.active:
+            self.used_in_deck += self.used_discarded
+            self.used_discarded = []
 
     def _take_from_area(self, slot: int) -> None:
         """A card left the Area: shift the column down and refill from the Fortress deck (2.4)."""
@@ -1053,10 +1073,12 @@ class HeroesAndMonstersState(State):
         elif name == "REVEAL":
             p = self.players[seat]
             if not p.deck and p.discard:
-                p.deck, p.discard = p.discard, []
-                self.chance.shuffle(p.deck)
+                self._reshuffle(seat)
             if p.deck:
                 c = p.deck.pop()
+                if seat == self.active and c in self.used_in_deck:
+                    self.used_in_deck.remove(c)
+                    self.used_discarded.append(c)
                 card = CARDS[c]
                 if card.kind == UNIT:
                     self.dmg += card.dmg
@@ -1122,7 +1144,13 @@ class HeroesAndMonstersState(State):
                 iid = self.field[args[0]]
                 if iid < 0:
                     return f"Attack column {args[0]} (no Invader)"
-                return f"Attack {INVADERS[iid].name} in column {args[0]} (level cost {self.next_cost(args[0])})"
+                col = args[0]
+                levels = self.levels(col)
+                last = self.markers[col] + 1 >= len(levels)
+                return (
+                    f"Attack {INVADERS[iid].name} in column {col}: pay level {self.markers[col] + 1} of "
+                    f"{len(levels)} ({self.next_cost(col)} damage)" + (", defeats it" if last else "")
+                )
             if name == "SELECT_HAND":
                 what = "Trash" if self.phase == CHOOSE_TRASH else "Discard"
                 return f"{what} {CARDS[p.hand[args[0]][0]].name} (hand slot {args[0]})"
@@ -1159,18 +1187,27 @@ class HeroesAndMonstersState(State):
             if self.field[c] < 0:
                 bf.append(f"[{c}] -")
             else:
+                inv = INVADERS[self.field[c]]
                 bf.append(
-                    f"[{c}] {INVADERS[self.field[c]].name} {self.levels(c)} m{self.markers[c]} "
-                    f"dmg{self.fortress_damage(c)}"
+                    f"[{c}] {inv.name} ({C.INVADER_RACES[inv.race]}) health {self.levels(c)}, "
+                    f"markers {self.markers[c]}, next level {self.next_cost(c)}, "
+                    f"Fortress dmg {self.fortress_damage(c)}"
                 )
-        lines.append("Battlefield: " + " | ".join(bf))
+        lines.append("Battlefield:")
+        lines += ["  " + b for b in bf]
         for row in range(2):
-            cards = [CARDS[c].name if c >= 0 else "-" for c in self.area[4 * row : 4 * row + 4]]
-            lines.append(f"Area row {row + 1}: " + " | ".join(cards))
-        pool = self.pool(self.active)
-        lines.append(f"Active pool R{pool[0]} C{pool[1]} S{pool[2]}, D {self.dmg}, bonus {self.bonus}")
+            cards = [
+                f"{CARDS[c].name} {'/'.join(map(str, CARDS[c].cost))}" if c >= 0 else "-"
+                for c in self.area[4 * row : 4 * row + 4]
+            ]
+            lines.append(f"Area row {row + 1} (cost R/C/S): " + " | ".join(cards))
+        pool = self.pool(self.active) if self.hand_up else [0, 0, 0]  # it counts the hand's resource cards
+        bonus = ", ".join(f"{C.MONSTER_RACES[r]} +{b}" for r, b in enumerate(self.bonus) if b)
+        lines.append(
+            f"Active pool R{pool[0]} C{pool[1]} S{pool[2]}, D {self.dmg}" + (f", race bonus {bonus}" if bonus else "")
+        )
         for i, p in enumerate(self.players):
-            visible = seat is None or seat == i or i == self.active
+            visible = seat is None or seat == i or (i == self.active and self.hand_up)
             hand = (
                 ", ".join(CARDS[c].name + ("*" if u else "") for c, u in p.hand) if visible else f"{len(p.hand)} cards"
             )
@@ -1201,7 +1238,7 @@ class HeroesAndMonstersState(State):
             return [items[j] for j in rng.permutation(len(items))]
 
         for i, pd in enumerate(data["players"]):
-            if i != seat and i != self.active:
+            if i != seat and (i != self.active or not self.hand_up):
                 cards = perm(pd["deck"] + [c for c, _ in pd["hand"]])
                 size = len(pd["hand"])
                 pd["hand"] = sorted([c, False] for c in cards[:size])
@@ -1237,8 +1274,9 @@ class HeroesAndMonstersState(State):
     @classmethod
     def from_json(cls, game: HeroesAndMonstersGame, data: dict[str, Any]) -> HeroesAndMonstersState:
         s = cls(game, Chance.from_json(data["chance"]))
+        defaults = {"used_in_deck": [], "hand_up": True}  # fields added after the first release
         for name in _FIELDS:
-            v = data[name]
+            v = data[name] if name in data else defaults[name]
             setattr(s, name, list(v) if isinstance(v, list) else v)
         s.attacked = [bool(a) for a in s.attacked]
         if s.pending is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.heroes_and_monsters.heuristic import HeuristicBot
+from envs.heroes_and_monsters.heuristic import HeuristicBot, ReferenceBot
 from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
 
 
@@ -47,3 +47,12 @@ def test_deterministic_without_seed():
     game = HeroesAndMonstersGame(num_players=3)
     s = game.new_state(1)
     assert HeuristicBot().act_state(s) == HeuristicBot().act_state(s.clone())
+
+
+def test_the_reference_bot_plays_legal_moves_everywhere_and_wins_some_randall_games():
+    for n in (1, 2, 3, 4):
+        for adversary in ("randall", "sylvaen", "thargrim"):
+            game = HeroesAndMonstersGame(num_players=n, adversary=adversary)
+            assert team_wins(game, lambda seed: ReferenceBot(seed).act_state, [n]) in (0, 1)
+    wins = team_wins(HeroesAndMonstersGame(num_players=2), lambda seed: ReferenceBot(seed).act_state, range(20))
+    assert 2 <= wins <= 18, wins  # about 44% over many games (docs section 10)
