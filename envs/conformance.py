@@ -18,7 +18,7 @@ so a new game registers and gets all of it:
 - :func:`check_bad_options`: an unknown option and a player count out of range raise a
   ValueError that names what is allowed;
 - :func:`check_illegal_actions`: the env raises ``IllegalActionError`` naming the legal actions;
-  ``illegal_action="penalize"`` ends the game with -1 for the offender.
+  ``illegal_action="penalize"`` ends the game with -1 for the offender (cooperative: every seat).
 
 Every game with an ``engine`` option is checked on each of its engines (:func:`engine_options`).
 
@@ -73,7 +73,8 @@ def check_illegal_actions(game_cls: type[Game], num_players: int, seed: int = 0)
         offender = env.agent_selection
         env.step(int(illegal[0]))
         assert all(env.terminations.values()), "penalize did not end the game"
-        assert env.rewards[offender] == -1.0 and all(r == 0.0 for a, r in env.rewards.items() if a != offender)
+        others = 0.0 if not game_cls.cooperative else -1.0  # a cooperative team loses together
+        assert env.rewards[offender] == -1.0 and all(r == others for a, r in env.rewards.items() if a != offender)
 
 
 def check_bad_options(game_cls: type[Game]) -> None:

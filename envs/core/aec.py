@@ -15,7 +15,7 @@ Options every game shares (one name, one default):
 |---|---|---|
 | `num_players` | per game | seats at the table |
 | `reward_scheme` | per game | how final results become rewards |
-| `illegal_action` | `"raise"` | `"raise"`: IllegalActionError; `"penalize"`: the game ends, offender -1, others 0 |
+| `illegal_action` | `"raise"` | `"raise"`: IllegalActionError; `"penalize"`: the game ends, offender -1, others 0 (cooperative: the team loses, every seat -1) |
 | `auto_skip_forced` | `False` | `True`: the engine plays every decision that has exactly one legal action |
 | `render_mode` | `None` | `"ansi"` returns the text board, `"human"` prints it |
 """
@@ -174,7 +174,8 @@ class TurnBasedEnv(AECEnv):
 
     def _penalize(self, agent: str, action: int) -> None:
         agents = self.agents
-        self.rewards = {a: (-1.0 if a == agent else 0.0) for a in agents}
+        team = self.game.cooperative  # one team: the offender's loss is everyone's
+        self.rewards = {a: (-1.0 if a == agent or team else 0.0) for a in agents}
         self._cumulative_rewards[agent] = 0.0
         for a, r in self.rewards.items():
             self._cumulative_rewards[a] += r

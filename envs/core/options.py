@@ -118,7 +118,8 @@ DRIVER_OPTIONS: tuple[Option, ...] = (
         "illegal_action",
         "raise",
         '"raise" or "penalize"',
-        "raise IllegalActionError, or end the game with -1 for the offender and 0 for the others",
+        "raise IllegalActionError, or end the game with -1 for the offender and 0 for the others "
+        "(cooperative games: -1 for the whole team)",
         choices=("raise", "penalize"),
     ),
     Option(

@@ -148,12 +148,12 @@ def test_driver_rejects_illegal_and_out_of_range_actions():
         env.step(None)
 
 
-def test_penalize_ends_the_game_with_minus_one_for_the_offender_only():
+def test_penalize_ends_a_cooperative_game_as_a_loss_for_the_whole_team():
     env = relay_env(num_players=3, illegal_action="penalize")
     env.reset(seed=0)
     env.step(RELAY_LAYOUT.encode("UNDO"))
     assert all(env.terminations.values())
-    assert env.rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0}
+    assert env.rewards == {"player_0": -1.0, "player_1": -1.0, "player_2": -1.0}
     assert env.observe("player_0")["action_mask"].sum() == 0
 
 
