@@ -14,8 +14,11 @@ spaces 0-11). Actions and observations use the acting/observing seat's frame
 
 Public attributes the heuristic bot may read (all public information): ``heroes``, ``seat_of``,
 ``player_at``, ``layout``, ``grasped``, ``spaces``, ``elements``, ``board``, ``active``,
-``neutral``, ``acted``, ``moved``, ``decision`` (kind and legal ids), and the helper methods
-``effective_resistance``, ``completable``, ``power_usable``, ``ongoing_count``. The deck order and
+``neutral``, ``acted``, ``moved``, ``current_player``, ``reserve_life``, ``reserve_cta``,
+``reserve_equip``, ``decision`` (kind, legal ids, and the revealed ``card`` of PLACE_CARD, the
+``task`` of CHOOSE_VICTIM, the ``targets`` and ``dice`` of COMBAT_RESOLVE), and the helper methods
+``legal_actions``, ``effective_resistance``, ``completable``, ``power_usable``, ``ongoing_count``,
+``suppressed``, ``sealed``, and ``len(deck)`` (the deck size is public). The deck order and
 ``set_aside`` are hidden and must not be read by a player.
 """
 
@@ -182,6 +185,31 @@ class LastBastionGame(Game):
         if s.decision is None and s.result is None:
             s._run()
         return s
+
+
+def _effect_text(e) -> str:
+    if e is None:
+        return "-"
+    if e.prim in C.ONGOING or e.prim in _NO_ARG:
+        return e.prim
+    arg = C.COLORS[e.arg] if e.prim == "GAIN_EQUIP" and isinstance(e.arg, int) else e.arg
+    return f"{e.prim}({arg})"
+
+
+_NO_ARG = frozenset(
+    (
+        "DISCARD_ALL_EQUIP",
+        "GRASP_FRONT",
+        "GRASP_HERE",
+        "GRASP_BOARD",
+        "PURIFY",
+        "CORRUPT",
+        "TO_CENTRE",
+        "SIEGE_BREACH",
+        "PLAGUE_WIND",
+        "SOUL_DRAIN",
+    )
+)
 
 
 def _copy(v):
@@ -1181,11 +1209,26 @@ class LastBastionState(State):
             return f"{name} player_{q} {C.HEROES[self.heroes[q]['hero']].name}" if q >= 0 else f"{name} (empty seat)"
         if name == "SELECT_COLOR":
             return f"{name} {C.COLORS[args[0]]}"
+        d = self.decision
         if name == "RESOLVE":
-            return f"RESOLVE_{OUTCOMES[args[0]].upper()}"
+            text = f"RESOLVE_{OUTCOMES[args[0]].upper()}"
+            if d is not None and d["kind"] == "COMBAT_RESOLVE":
+                idx = {0: [], 1: [0], 2: [1], 3: [0, 1]}[args[0]]
+                cards = [f"s{d['targets'][i]} {self._card_name(d['targets'][i])}" for i in idx if i < len(d["targets"])]
+                text += (" " + " + ".join(cards)) if cards else " (nothing vanquished)"
+            return text
         if name == "RESOLVE_EFFECT":
+            if d is not None and d["kind"] == "EFFECT_ORDER":
+                for k, task in d["items"]:
+                    if k == args[0]:
+                        card = C.CARDS[task[2]]
+                        e = card.central if task[0] == "rec" else card.exit
+                        return f"RESOLVE_EFFECT {k} s{task[1]} {card.name} {_effect_text(e)}"
             return f"RESOLVE_EFFECT {args[0]}"
         return name
+
+    def _card_name(self, s: int) -> str:
+        return C.CARDS[self.spaces[s]].name if self.spaces[s] >= 0 else "empty"
 
     def render(self, seat: int | None = None) -> str:
         lines = [
@@ -1200,19 +1243,57 @@ class LastBastionState(State):
                 who = "".join(str(p) for p, h in enumerate(self.heroes) if h["tile"] == t and h["status"] == IN)
                 cells.append(f"[{C.TILES[self.layout[t]].name[:10]:10}{'*' if self.grasped[t] else ' '}{who:4}]")
             lines.append(" ".join(cells))
+        sealed = self.sealed_tiles()
+        marks = [f"t{t} {C.TILES[self.layout[t]].name}" for t in range(9) if self.grasped[t]]
+        if marks:
+            lines.append("  grasped: " + ", ".join(marks))
+        if sealed:
+            lines.append("  sealed: " + ", ".join(f"t{t} {C.TILES[self.layout[t]].name}" for t in sorted(sealed)))
+        trap = self.elements["trap"]
         for s in range(12):
             if self.spaces[s] >= 0:
                 c = C.CARDS[self.spaces[s]]
-                lines.append(f"  s{s}: {c.name} ({C.COLORS[c.color]} {self.effective_resistance(s)})")
+                tags = [
+                    name
+                    for name in ("net", "enchantment")
+                    if self.elements[name]["state"] == DEPLOYED and self.elements[name]["where"] == s
+                ]
+                if self.sanct[s] >= 0:
+                    tags.append("sanctified")
+                lines.append(
+                    f"  s{s}: {c.name}{' (Warlord)' if c.warlord else ''} {C.COLORS[c.color]} "
+                    f"res {self.effective_resistance(s)}/{c.resistance}  in {_effect_text(c.entrance)} "
+                    f"| {_effect_text(c.central)} | out {_effect_text(c.exit)}"
+                    + (f"  [{', '.join(tags)}]" if tags else "")
+                )
+            elif trap["state"] == DEPLOYED and trap["where"] == s:
+                lines.append(f"  s{s}: (Trap)")
+        els = []
+        for name in C.ELEMENTS:
+            e = self.elements[name]
+            where = ""
+            if e["state"] == DEPLOYED:
+                where = f" on {C.COLORS[e['where']]}" if name == "standard" else f" on s{e['where']}"
+            els.append(f"{name} {e['state']}{where}")
+        lines.append("  elements: " + ", ".join(els))
         for p, h in enumerate(self.heroes):
+            equip = " ".join(f"{C.COLORS[c]} {k}" for c, k in enumerate(h["equip"]) if k) or "none"
+            tile = f" on t{h['tile']} {C.TILES[self.layout[h['tile']]].name}" if h["tile"] >= 0 else ""
             lines.append(
                 f"  player_{p} {C.HEROES[h['hero']].name} seat {C.COLORS[self.seat_of[p]]} {h['status']}"
-                f"{' wounded' if h['wounded'] else ''} life {h['life']} cta {h['cta']} equip {h['equip']}"
+                f"{' wounded' if h['wounded'] else ''}{' board-grasped' if h['board_grasped'] else ''}{tile}: "
+                f"life {h['life']}, call to arms {h['cta']}, equipment {equip}"
             )
-        if self.decision is not None:
+        d = self.decision
+        if d is not None:
+            if d["kind"] == "COMBAT_RESOLVE":
+                pool = " ".join(f"{C.COLORS[c]} {k}" for c, k in enumerate(self.pool()) if k) or "none"
+                lines.append("  dice: " + " ".join(C.DIE_FACES[f] for f in d["dice"]) + "; token pool " + pool)
+            if d["kind"] == "CHOOSE_VICTIM":
+                lines.append(f"  effect to suffer: {_effect_text(C.Effect(d['task'][1], d['task'][2]))}")
             lines.append(
-                f"  {self.decision['kind']} for player_{self.current_player}: "
-                + ", ".join(self.describe_action(a) for a in self.decision["legal"])
+                f"  {d['kind']} for player_{self.current_player}: "
+                + ", ".join(self.describe_action(a) for a in d["legal"])
             )
         if self.result:
             lines.append(f"  result: {self.result}")
