@@ -15,7 +15,7 @@ Options every game shares (one name, one default):
 |---|---|---|
 | `num_players` | per game | seats at the table |
 | `reward_scheme` | per game | how final results become rewards |
-| `illegal_action` | `"raise"` | `"raise"`: IllegalActionError; `"penalize"`: the game ends, offender -1, others 0 (cooperative: the team loses, every seat -1) |
+| `illegal_action` | `"raise"` | `"raise"`: IllegalActionError; `"penalize"`: the game ends, offender -1, others 0 (a cooperative team: all -1) |
 | `auto_skip_forced` | `False` | `True`: the engine plays every decision that has exactly one legal action |
 | `render_mode` | `None` | `"ansi"` returns the text board, `"human"` prints it |
 """

@@ -1,6 +1,7 @@
 """Heroes and Monsters as a PettingZoo AEC environment. The tables below are generated from the code."""
 
 from envs.core.aec import make_env_factories
+from envs.core.observation import fields_table
 from envs.core.options import DRIVER_OPTIONS, options_markdown_table
 from envs.heroes_and_monsters.actions import LAYOUT
 from envs.heroes_and_monsters.observation import (
@@ -8,7 +9,6 @@ from envs.heroes_and_monsters.observation import (
     GLOBAL_FIELDS,
     OBSERVATION_LAYOUT,
     PLAYER_FIELDS,
-    describe_fields,
 )
 from envs.heroes_and_monsters.rules import OPTION_SPEC, HeroesAndMonstersGame
 
@@ -46,15 +46,15 @@ player's hand. `observation_mode="dict"` gives the same data as the named arrays
 
 Global block:
 
-{describe_fields(GLOBAL_FIELDS)}
+{fields_table(GLOBAL_FIELDS)}
 
 Battlefield column (29):
 
-{describe_fields(BATTLEFIELD_FIELDS)}
+{fields_table(BATTLEFIELD_FIELDS)}
 
 Player row (197):
 
-{describe_fields(PLAYER_FIELDS)}
+{fields_table(PLAYER_FIELDS)}
 
 ## Legal Actions Mask
 

@@ -250,14 +250,5 @@ def encode(state, seat: int) -> np.ndarray:
     return obs
 
 
-def describe_fields(fields) -> str:
-    rows = ["| Offset | Size | Content |", "|---|---|---|"]
-    at = 0
-    for _name, size, doc in fields:
-        rows.append(f"| {at} | {size} | {doc} |")
-        at += size
-    return "\n".join(rows)
-
-
 # Plan count sanity: the Plan one-hot has room for every Plan.
 assert len(PLANS) == 7 and len(GENERALS) == 6

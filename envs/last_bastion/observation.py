@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.observation import ObservationLayout
+from envs.core.observation import ObservationLayout, field_offsets
 from envs.last_bastion import content as C
 
 PHASES = (
@@ -81,18 +81,10 @@ BOARD_FIELDS = (
 )
 
 
-def _offsets(fields):
-    out, at = {}, 0
-    for name, size, _ in fields:
-        out[name] = at
-        at += size
-    return out, at
-
-
-SP, SP_SIZE = _offsets(SPACE_FIELDS)
-TL, TL_SIZE = _offsets(TILE_FIELDS)
-HR, HR_SIZE = _offsets(HERO_FIELDS)
-BD, BD_SIZE = _offsets(BOARD_FIELDS)
+SP, SP_SIZE = field_offsets(SPACE_FIELDS)
+TL, TL_SIZE = field_offsets(TILE_FIELDS)
+HR, HR_SIZE = field_offsets(HERO_FIELDS)
+BD, BD_SIZE = field_offsets(BOARD_FIELDS)
 assert SP_SIZE == 59 and TL_SIZE == 16 and HR_SIZE == 32 and BD_SIZE == 7
 
 OBSERVATION_LAYOUT = ObservationLayout(
