@@ -9,15 +9,16 @@ checked class. A State class may define ``apply_legal(action)``, ``apply()`` wit
 legality check: the driver, which has just checked the action against the mask, calls it instead
 (``apply()`` itself still raises IllegalActionError for any other caller).
 
-Options every game shares (one name, one default):
+The driver's own options (``envs.core.options.DRIVER_OPTIONS``, declared there with the options
+every game shares):
 
 | Option | Default | Effect |
 |---|---|---|
-| `num_players` | per game | seats at the table |
-| `reward_scheme` | per game | how final results become rewards |
-| `illegal_action` | `"raise"` | `"raise"`: IllegalActionError; `"penalize"`: the game ends, offender -1, others 0 (a cooperative team: all -1) |
+| `illegal_action` | `"raise"` | `"raise"`: IllegalActionError; `"penalize"`: the game ends, offender -1, others 0 |
 | `auto_skip_forced` | `False` | `True`: the engine plays every decision that has exactly one legal action |
 | `render_mode` | `None` | `"ansi"` returns the text board, `"human"` prints it |
+
+A penalized cooperative game is a loss for the whole team: every seat gets -1.
 """
 
 from __future__ import annotations
