@@ -26,10 +26,23 @@ def register(env_id: str, module: str) -> None:
     global ENV_IDS
     if not isinstance(env_id, str) or not env_id:
         raise ValueError(f"env id must be a non-empty string, got {env_id!r}")
-    if env_id in _REGISTRY and _REGISTRY[env_id] != module:
+    if _REGISTRY.get(env_id) == module:
+        return
+    if env_id in _REGISTRY:
         raise ValueError(f"env id {env_id!r} is already registered to {_REGISTRY[env_id]}")
+    loaded = importlib.import_module(module)
+    missing = [name for name in ("GAME", "env", "raw_env", "HeuristicBot") if not hasattr(loaded, name)]
+    if missing:
+        raise ValueError(f"module {module} cannot be registered as {env_id!r}: it does not define {missing}")
+    if loaded.GAME.env_id != env_id:
+        raise ValueError(f"module {module} defines the game {loaded.GAME.env_id!r}, not {env_id!r}")
     _REGISTRY[env_id] = module
     ENV_IDS = tuple(_REGISTRY)
+
+
+def registry() -> dict[str, str]:
+    """Env id -> module of every registered game (to pass the registry on to worker processes)."""
+    return dict(_REGISTRY)
 
 
 def _module(env_id: str):
@@ -58,4 +71,4 @@ def heuristic_bot(env_id: str, seed: int | None = None):
     return _module(env_id).HeuristicBot(seed=seed)
 
 
-__all__ = ["ENV_IDS", "game_class", "heuristic_bot", "make", "make_raw", "register"]
+__all__ = ["ENV_IDS", "game_class", "heuristic_bot", "make", "make_raw", "register", "registry"]

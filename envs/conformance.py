@@ -9,12 +9,14 @@ so a new game registers and gets all of it:
 - :func:`check_random_games`: while a game runs, a non-empty mask, no outcome and ``current_player``
   in range; it ends within ``max_game_length()`` decisions; then an outcome whose winners are
   seats (cooperative: all or none), ``win_loss`` returns of +1 / -1 that follow it, every seat's
-  rewards summing to its return (without shaping), a JSON-able ``info()``;
+  rewards summing to its return (without shaping), a JSON-able ``info()``; a cooperative team's
+  rewards are equal at every step;
 - :func:`check_round_trips`: at random points, ``clone()`` and ``state_from_json(to_json())`` give
   the same masks, every seat's observation, and the same later play (masks, observations,
   rewards, outcome);
 - :func:`check_hidden_information`: at random points, ``resample_hidden(seat, rng)`` leaves the
-  seat's observation and mask unchanged, and the heuristic bot makes the same choice for it;
+  seat's observation and mask unchanged, and the heuristic bot makes the same choice for it; and
+  unless the game declares ``perfect_information``, some resample does deal something anew;
 - :func:`check_bad_options`: an unknown option and a player count out of range raise a
   ValueError that names what is allowed;
 - :func:`check_illegal_actions`: the env raises ``IllegalActionError`` naming the legal actions;
@@ -132,6 +134,8 @@ def play_random_game(game: Game, seed: int, check: bool = True) -> State:
             assert state.outcome() is None, f"{where}: an outcome before the end"
         state.apply(_random_action(state, rng))
         rewards = state.rewards()
+        if check and game.cooperative:
+            assert len(set(rewards)) == 1, f"{where}: a cooperative team's rewards differ: {rewards}"
         for i in range(n):
             totals[i] += rewards[i]
         steps += 1
@@ -231,6 +235,7 @@ def check_hidden_information(
     ``heuristic``: a factory ``heuristic(seed) -> bot`` with ``act_state(state)`` (None: skip that part).
     """
     game = game_cls(num_players=num_players, **options)
+    redealt = 0  # resamples that changed something besides the future
     for g in range(games):
         rng = np.random.default_rng(seed + 1000 + g)
         state = game.new_state(seed + g)
@@ -248,12 +253,22 @@ def check_hidden_information(
                     f"{where}: seat {seat}'s observation changed when what it cannot see was dealt anew"
                 )
                 assert np.array_equal(other.legal_mask(), state.legal_mask()), f"{where}: the mask changed"
+                redealt += _without_chance(other.to_json()) != _without_chance(state.to_json())
                 if heuristic is not None:
                     bot_seed = int(rng.integers(2**31))
                     a, b = heuristic(bot_seed).act_state(state), heuristic(bot_seed).act_state(other)
                     assert a == b, f"{where}: the heuristic chose {a} but {b} after a redeal of hidden information"
             state.apply(_random_action(state, walk))
             step += 1
+    if not game_cls.perfect_information and games * points >= 4:
+        assert redealt, (
+            f"{game.env_id}, {num_players} players: resample_hidden never dealt anything anew; a game with hidden "
+            "information must redeal it (a game without any sets Game.perfect_information = True)"
+        )
+
+
+def _without_chance(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in ("chance", "rng")}
 
 
 __all__ = [

@@ -60,10 +60,36 @@ def test_bad_options_and_illegal_actions(env_id):
 def test_the_toy_game_passes_the_kit(n):
     kit.check_pettingzoo_api(RelayGame, n, num_cycles=100)
     kit.check_random_games(RelayGame, n, games=20)
-    kit.check_round_trips(RelayGame, n, games=5)
+    kit.check_random_games(RelayGame, n, games=20, cheer=True)  # with forced decisions
+    kit.check_round_trips(RelayGame, n, games=5, cheer=True)
     kit.check_hidden_information(RelayGame, n, games=5)
     kit.check_bad_options(RelayGame)
     kit.check_illegal_actions(RelayGame, n)
+
+
+def test_the_kit_catches_a_broken_game():
+    """Each check can fail: a redeal that changes what the seat sees, and one that changes nothing."""
+
+    class Leaky(RelayGame):
+        perfect_information = False
+
+    with pytest.raises(AssertionError, match="never dealt anything anew"):
+        kit.check_hidden_information(Leaky, 2, games=3)
+
+    class Peeking(RelayGame):
+        def new_state(self, seed=None):
+            state = super().new_state(seed)
+            state.resample_hidden = lambda seat, rng: _bumped(state)
+            return state
+
+    with pytest.raises(AssertionError, match="observation changed"):
+        kit.check_hidden_information(Peeking, 2, games=3)
+
+
+def _bumped(state):
+    data = state.to_json()
+    data["counter"] += 1
+    return state.game.state_from_json(data)
 
 
 @pytest.mark.slow

@@ -19,16 +19,19 @@ import numpy as np
 from envs.core import ActionLayout, Game, ObservationLayout, Option, Outcome, State
 from envs.core.aec import make_env_factories
 from envs.core.chance import Chance
-from envs.core.options import is_int_in, num_players_option, reward_scheme_option
+from envs.core.options import is_bool, is_int_in, num_players_option, reward_scheme_option
 
 LAYOUT = ActionLayout([("ADD", {"amount": 2}, "add 1 or 2"), ("KEEP", {}, "keep the bonus"), ("UNDO", {}, "undo it")])
-OBS = ObservationLayout([("counter", 1, "counter / target"), ("seat", 4, "relative seat to act"), ("phase", 2, "")])
+OBS = ObservationLayout(
+    [("counter", 1, "counter / target"), ("seat", 4, "relative seat to act"), ("phase", 3, "ADD, KEEP/UNDO, CHEER")]
+)
 
 
 class RelayGame(Game):
     env_id = "relay_v0"
     min_players, max_players = 1, 4
     cooperative = True
+    perfect_information = True
     action_layout = LAYOUT
     observation_layout = OBS
     option_spec = (
@@ -36,6 +39,7 @@ class RelayGame(Game):
         reward_scheme_option("win_loss", ("win_loss",)),
         Option("target", 10, "an integer 3..50", "the counter to reach", check=is_int_in(3, 50)),
         Option("max_steps", 200, "an integer >= 1", "truncation cap", check=is_int_in(1, 10_000)),
+        Option("cheer", False, "True or False", "a forced KEEP (cheer) after each multiple of 4", check=is_bool),
     )
 
     def max_game_length(self) -> int:
@@ -57,7 +61,7 @@ class RelayState(State):
         self.counter = 0
         self.current_player = 0
         self.active = 0
-        self.phase = 0  # 0: ADD, 1: KEEP/UNDO by the previous seat
+        self.phase = 0  # 0: ADD, 1: KEEP/UNDO by the previous seat, 2: a forced KEEP (option cheer)
         self.steps = 0
         self.result: str | None = None
         self._rewards = [0.0] * game.num_players
@@ -71,7 +75,7 @@ class RelayState(State):
     def legal_mask(self) -> np.ndarray:
         mask = np.zeros(LAYOUT.num_actions, np.int8)
         if self.result is None:
-            names = ("ADD",) if self.phase == 0 else ("KEEP", "UNDO")
+            names = (("ADD",), ("KEEP", "UNDO"), ("KEEP",))[self.phase]
             for name in names:
                 b = LAYOUT.block(name)
                 mask[b.start : b.stop] = 1
@@ -90,11 +94,15 @@ class RelayState(State):
                 self.current_player = (self.active - 1) % n
             else:
                 self._next()
+        elif self.phase == 2:  # the cheer: the same seat adds next
+            self.phase = 0
         else:
             if name == "UNDO":
                 self.counter -= 1
             self.phase = 0
             self._next()
+        if self.game.options["cheer"] and self.phase == 0 and name != "KEEP" and self.counter % 4 == 0:
+            self.phase = 2
         self.steps += 1
         target = self.game.options["target"]
         if self.counter == target and self.phase == 0:
@@ -172,6 +180,8 @@ class HeuristicBot:
 
     def act_state(self, state: RelayState) -> int:
         gap = state.game.options["target"] - state.counter
+        if state.phase == 2:
+            return LAYOUT.encode("KEEP")  # the cheer, the only move
         if state.phase == 1:
             return LAYOUT.encode("KEEP") if gap >= 0 else LAYOUT.encode("UNDO")
         return LAYOUT.encode("ADD", 1 if gap >= 2 else 0)

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from training.atomic import fsync_dir, replace, write_temp
+from training.atomic import atomic_write_bytes, fsync_dir, replace, write_temp
 
 FORMAT = "herozoo-policy"
 FORMAT_VERSION = 1
@@ -89,13 +89,6 @@ class CheckpointError(ValueError):
 _fsync_dir = fsync_dir
 _write_temp = write_temp
 _replace = replace
-
-
-def atomic_write_bytes(target: str | os.PathLike, data: bytes) -> Path:
-    """Write ``data`` to ``target`` atomically: temp file in the same folder, fsync, rename."""
-    target = Path(target)
-    _replace(_write_temp(target, data), target)
-    return target
 
 
 def _json_default(obj: Any) -> Any:

@@ -157,7 +157,9 @@ class SelfPlayConfig:
         ge=0,
         le=1,
     )
-    deterministic_opponents: bool = setting(False, "snapshot opponents play their most likely action")
+    deterministic_opponents: bool = setting(
+        False, "checkpoint opponents and partners (pool snapshots and checkpoint paths) play their most likely action"
+    )
 
 
 @dataclass
@@ -499,6 +501,12 @@ def _env_errors(cfg: TrainConfig) -> list[str]:
                 "games (use selfplay.baselines for opponents)"
             )
         for key, values in cfg.run.eval_variants.items():
+            if key == "num_players" or key in driver:
+                errors.append(
+                    f"run.eval_variants.{key}: not a game variant; table sizes are env.player_counts, and the "
+                    "driver's options do not change the rules"
+                )
+                continue
             for value in values:
                 try:
                     game_cls(**{**options, key: value})

@@ -35,10 +35,12 @@ def series(rows: list[dict]) -> dict[str, list[tuple[int, float, float, float]]]
     (``{"timesteps", "results": {"2p": {"heuristic": {"win_rate", "win_rate_ci95"}, ...}}}``)."""
     out: dict[str, list[tuple[int, float, float, float]]] = {}
     for row in rows:
-        for table, by_lineup in row["results"].items():
+        # Older runs logged one table: {"timesteps", "random": {...}, "heuristic": {...}}.
+        tables = row["results"] if "results" in row else {"": {k: v for k, v in row.items() if isinstance(v, dict)}}
+        for table, by_lineup in tables.items():
             for name, r in by_lineup.items():
                 lo, hi = r["win_rate_ci95"]
-                out.setdefault(f"{table} {name}", []).append((row["timesteps"], r["win_rate"], lo, hi))
+                out.setdefault(f"{table} {name}".strip(), []).append((row["timesteps"], r["win_rate"], lo, hi))
     return out
 
 

@@ -43,15 +43,16 @@ Results
 Agents are named by their policy's ``name`` (``random``, ``heuristic``, a checkpoint's stem); a
 repeated name gets ``#2``, ``#3``. An agent seated in several seats of one game counts once per
 seat: its ``games`` are seatings.
-A *win* is a seat among the game's winners (``state.info()["winners"]``), so a shared victory is a
-win for every co-winner; ``win_share`` gives such a win 1 / (number of winners) instead, so the
+A *win* is a seat among the winners of the game's outcome (``state.outcome().winners``), so a
+shared victory is a win for every co-winner; ``win_share`` gives such a win 1 / (number of winners) instead, so the
 win shares of all seatings add up to the number of games won by anyone. Win rates come with a
 Wilson 95% interval. Also per agent: mean game score (``scores()``), mean return (``returns()``),
 win rate per seat, and an N-player rating (openskill Plackett-Luce: each seat is a team of one,
 ranked winners first, then by final score; an agent in several seats of a game gets the mean of
 its seats' updates). For the table as a whole: the win rate of each seat and of each turn
 position (position 0 = the seat that decides first in the new game, i.e. first-player advantage).
-A truncated game has no winner.
+A truncated game counts as its outcome says (no winner in Last Heroes; a cooperative team that
+hits a turn cap has lost). In a cooperative game every game is a new deal.
 
 Outputs (to ``--out``, default ``runs/eval/<env>__<time>/``), each written atomically:
 ``results.json``, ``results.md`` (printed too) and ``results.png`` (win rates with Wilson error
@@ -281,7 +282,7 @@ def play_game(game: Any, seat_policies: Sequence[Policy], seed: int) -> dict[str
     limit = 10 * game.max_game_length() + 1000
     decisions = 0
     while True:
-        decisions += play_forced(state)
+        decisions += play_forced(state, limit=limit)
         if state.is_terminal() or state.is_truncated():
             break
         seat = state.current_player
@@ -339,7 +340,9 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
         bar = tqdm(total=len(schedule), desc=f"eval {setup.env_id} {n}p", unit="game")
     started = time.perf_counter()
     for g, seating in enumerate(schedule):
-        game_seed = _derived_seed(setup.seed, 0, g // cyc)
+        # Competitive: every seating of a cycle plays the same deal (duplicate format). Cooperative: a
+        # new deal every game, so that n rotations of one team are n games' worth of evidence.
+        game_seed = _derived_seed(setup.seed, 0, g if cooperative else g // cyc)
         r = play_game(setup.game, [agents[a].policy for a in seating], game_seed)
         winners = r["winners"]
         reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1

@@ -1,7 +1,7 @@
 """The opponent pool of a self-play run: snapshots of the learner, with a persistent manifest.
 
 The manifest (``pool.json`` in the pool folder) lists every snapshot with its checkpoint path,
-training steps, parent, evaluation results and rating, and which one is the current best. It is
+training steps, parent and evaluation results (its promotion score), and which one is the current best. It is
 rewritten atomically, survives restarts, and is read by the training env workers (which reload it
 when it changes), by evaluation and by play.
 

@@ -64,7 +64,8 @@ class FixedPartners:
 def resolve_player_counts(game_cls: type, options: dict[str, Any], player_counts: Sequence[int] | None) -> list[int]:
     """The table sizes to draw from: ``player_counts``, or the options' one count."""
     if player_counts is None or len(player_counts) == 0:
-        return [game_cls(**options).num_players]
+        spec = {o.name: o for o in game_cls.option_spec}["num_players"]
+        return [spec.validate(options.get("num_players", spec.default))]
     if "num_players" in options:
         raise ValueError("give the table sizes either as player_counts or as the option num_players, not both")
     lo, hi = game_cls.min_players, game_cls.max_players
@@ -72,6 +73,9 @@ def resolve_player_counts(game_cls: type, options: dict[str, Any], player_counts
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not lo <= n <= hi:
             raise ValueError(f"player count {n!r} is not allowed; {game_cls.env_id} is played by {lo} to {hi} players")
     return [int(n) for n in player_counts]
+
+
+MAX_REDEALS = 100  # deals that may end before the learner's first decision, before reset() gives up
 
 
 class SingleAgentEnv(gym.Env):
@@ -114,7 +118,6 @@ class SingleAgentEnv(gym.Env):
         self.action_space = gym.spaces.Discrete(self.game.num_actions)
         self.state = None
         self._penalized = False
-        self._illegal = -1
         self.learner = 0  # the learner's seat (cooperative: the seat it plays now, or played last)
         self.learner_seats: frozenset[int] = frozenset()
         self.seat_policies: dict[int, Policy] = {}  # the other seats' policies this episode
@@ -126,6 +129,17 @@ class SingleAgentEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         self._penalized = False
+        for _ in range(MAX_REDEALS):
+            self._deal()
+            if not self._done():
+                return self._observation(), self._info()
+        raise RuntimeError(
+            f"{self.env_id}: {MAX_REDEALS} deals in a row ended before the learner's first decision "
+            "(the other seats or forced moves finish the game); give the learner more seats or another table"
+        )
+
+    def _deal(self) -> float:
+        """A new game with its table size and seats drawn, played up to the learner's first decision."""
         rng = self.np_random
         counts = self.player_counts
         n = counts[int(rng.integers(len(counts)))] if len(counts) > 1 else counts[0]
@@ -141,22 +155,21 @@ class SingleAgentEnv(gym.Env):
             self.seat_policies = {s: self.opponents.sample(rng) for s in range(n) if s != self.learner}
         self.learner_seats = frozenset(s for s in range(n) if s not in self.seat_policies)
         self._actors = {s: seat_actor(p) for s, p in self.seat_policies.items()}
-        reward = self._run()
-        return self._observation(), self._info(reward)
+        return self._run()
 
     def step(self, action: int):
         state = self.state
         action = int(action)
         if self.illegal_action == "penalize" and not state.legal_mask()[action]:
             # As the AEC driver's "penalize": the episode ends with -1 for the offender.
-            self._penalized, self._illegal = True, action
+            self._penalized = True
             return self._observation(), -1.0, True, False, {"illegal_action": action}
         seat = state.current_player
         state.apply(action)
         reward = state.rewards()[seat] + self._run()
         terminated = state.is_terminal()
         truncated = state.is_truncated() and not terminated
-        return self._observation(), float(reward), terminated, truncated, self._info(reward)
+        return self._observation(), float(reward), terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the game is over)."""
@@ -170,13 +183,15 @@ class SingleAgentEnv(gym.Env):
     # -- internals --------------------------------------------------------------------------
     def _run(self) -> float:
         """Play the other seats and forced moves until the learner has a real decision or the game
-        ends; returns the learner's rewards from those moves."""
+        ends; returns the learner's rewards from those moves. (In a cooperative game every seat
+        gets the same reward, so the learner's seat of the moment stands for the team.)"""
         state = self.state
         mine = self.learner_seats
-        totals = [0.0] * state.game.num_players
+        learner = self.learner
+        total = [0.0]
         keep = None if self.auto_skip_forced else mine.__contains__  # the learner decides its own forced moves
         while True:
-            play_forced(state, totals, stop=keep)
+            play_forced(state, total, stop=keep, seat=learner)
             if state.is_terminal() or state.is_truncated():
                 break
             seat = state.current_player
@@ -185,14 +200,16 @@ class SingleAgentEnv(gym.Env):
                 break
             action = self._actors[seat].act(state.observe(seat), state.legal_mask(), state)
             state.apply(int(action))
-            for i, r in enumerate(state.rewards()):
-                totals[i] += r
-        return totals[self.learner]
+            total[0] += state.rewards()[learner]
+        return total[0]
 
     def _observation(self) -> np.ndarray:
         return self.state.observe(self.learner)
 
-    def _info(self, reward: float) -> dict[str, Any]:
+    def _done(self) -> bool:
+        return self.state.is_terminal() or self.state.is_truncated()
+
+    def _info(self) -> dict[str, Any]:
         state = self.state
         info: dict[str, Any] = {
             "learner_seat": None if self.cooperative else self.learner,

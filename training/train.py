@@ -83,12 +83,18 @@ def is_cooperative(cfg: TrainConfig) -> bool:
 
 
 class _EnvFactory:
-    """Picklable constructor of one training env (SubprocVecEnv sends it to a worker)."""
+    """Picklable constructor of one training env (SubprocVecEnv sends it to a worker).
+
+    It carries the env registry of this process, so a game registered with ``envs.register`` here
+    is known in the worker processes too."""
 
     def __init__(self, cfg: TrainConfig, pool_dir: Path, rank: int):
         self.cfg, self.pool_dir, self.rank = cfg, pool_dir, rank
+        self.registry = envs.registry()
 
     def __call__(self) -> SingleAgentEnv:
+        for env_id, module in self.registry.items():
+            envs.register(env_id, module)
         cfg = self.cfg
         seed = cfg.run.seed * 1000 + self.rank
         cooperative = is_cooperative(cfg)
@@ -117,7 +123,7 @@ def checkpoint_metadata(cfg: TrainConfig, steps: int, **extra: Any) -> dict[str,
     return {
         "env_id": cfg.env.env_id,
         "env_options": dict(cfg.env.options),
-        "player_counts": table_sizes(cfg),
+        "player_counts": list(cfg.env.player_counts) or table_sizes(cfg),  # as drawn, repeats included
         "observation_size": game.observation_size,
         "num_actions": game.num_actions,
         "training_steps": int(steps),
@@ -134,6 +140,10 @@ def _game_options(cfg: TrainConfig) -> dict[str, Any]:
 def _eval_options(cfg: TrainConfig) -> dict[str, Any]:
     """Game options for evaluation (the player count is its own argument there)."""
     return {k: v for k, v in _game_options(cfg).items() if k != "num_players"}
+
+
+def _option_default(cfg: TrainConfig, name: str) -> Any:
+    return {o.name: o.default for o in envs.game_class(cfg.env.env_id).option_spec}[name]
 
 
 def table_sizes(cfg: TrainConfig) -> list[int]:
@@ -384,10 +394,12 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
     final = export_policy(model, run_dir / "checkpoints" / "final", checkpoint_metadata(cfg, steps))
     seed = cfg.run.seed + 12345
     results = evaluate_policy(cfg, final, cfg.run.eval_games, seed=seed)
+    base = _eval_options(cfg)
     variants = {
         f"{key}={value}": evaluate_policy(cfg, final, cfg.run.eval_games, seed=seed, extra_options={key: value})
         for key, values in cfg.run.eval_variants.items()
         for value in values
+        if base.get(key, _option_default(cfg, key)) != value  # the trained setting is the main table already
     }
     from training.checkpoints import update_checkpoint_metadata
 
@@ -433,16 +445,20 @@ def training_summary(
                 lines.append(
                     f"| {size}{label} | {name} | {r['games']} | {_pct(r['win_rate'])} | {_pct(lo)}-{_pct(hi)} |"
                 )
-    n = table_sizes(cfg)[-1]
-    others = "heuristic" if not cooperative else "heuristic  # the bot beside heuristic partners"
+    sizes = " ".join(str(n) for n in table_sizes(cfg))
+    variant_args = "".join(
+        f" --variant {key}={','.join(str(v) for v in values)}" for key, values in cfg.run.eval_variants.items()
+    )
     lines += [
         "",
         f"Run folder:  {run_dir}  (config, TensorBoard logs, evaluation history, opponent pool)",
         f"Checkpoint:  {checkpoint}",
-        "Evaluate it: python -m training.evaluate "
-        f"{cfg.env.env_id} --players {n} --agents {checkpoint} {others} --games 400",
+        f"Evaluate it: python -m training.evaluate {cfg.env.env_id} --players {sizes} --agents {checkpoint} "
+        f"heuristic --games 400{variant_args}",
         f"Use it:      training.policies.load_policy({str(checkpoint)!r}, {cfg.env.env_id!r})",
     ]
+    if cooperative:
+        lines.append("             (--agents CHECKPOINT: the bot in every seat; CHECKPOINT heuristic: beside partners)")
     return "\n".join(lines)
 
 

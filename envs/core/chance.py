@@ -1,7 +1,9 @@
 """Chance: a state's random source, whose next outcomes a test can script.
 
-Every game draws its dice, shuffles and random picks from one :class:`Chance` owned by the state
-(``state.chance``), so the same seed and the same actions always give the same game. A scenario
+Every game with chance after its setup draws its dice, shuffles and random picks from one
+:class:`Chance` owned by the state (``state.chance``), so the same seed and the same actions always
+give the same game. (Last Heroes draws only while dealing the setup, from its own generator; after
+that its rules draw nothing, so it has nothing to script.) A scenario
 test that needs given dice or a given draw builds the state (``game.state_from_json(...)``), then
 says what comes next::
 

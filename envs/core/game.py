@@ -98,6 +98,7 @@ class Game(ABC):
     observation_layout: ClassVar[ObservationLayout]
     option_spec: ClassVar[tuple[Option, ...]]
     cooperative: ClassVar[bool] = False
+    perfect_information: ClassVar[bool] = False  # True: resample_hidden has nothing to redeal
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, self.env_id)
@@ -191,9 +192,10 @@ class State(ABC):
     def clone(self) -> State: ...
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
-        """A copy with everything ``seat`` cannot see dealt anew (see the module doc).
+        """A copy with everything ``seat`` cannot see dealt anew (see the module doc), and a new
+        future: the copy's chance is reseeded from ``rng`` (a scripted outcome is not carried over).
 
-        A game of perfect information returns a plain clone."""
+        A game of perfect information (``Game.perfect_information``) changes only the future."""
         raise NotImplementedError(f"{type(self).__name__} does not implement resample_hidden(seat, rng)")
 
     @abstractmethod
@@ -220,13 +222,17 @@ def play_forced(
     totals: list[float] | None = None,
     stop: Callable[[int], bool] | None = None,
     apply: Callable[[State, int], None] | None = None,
+    seat: int | None = None,
+    limit: int | None = None,
 ) -> int:
     """Play every decision that has exactly one legal action, until a real choice or the end.
 
-    ``totals``: every seat's rewards of the forced moves are added into it. ``stop(seat)``: stop
-    before a forced decision of a seat for which it is true (that seat decides itself). ``apply``:
-    how to play the action (default ``type(state).apply``; a driver may pass ``apply_legal``).
-    Returns how many decisions were played.
+    ``totals``: the rewards of the forced moves are added into it, every seat's (``totals[i]``),
+    or with ``seat`` only that seat's (into ``totals[0]``, the cheap form for one learner).
+    ``stop(seat)``: stop before a forced decision of a seat for which it is true (that seat decides
+    itself). ``apply``: how to play the action (default ``type(state).apply``; a driver may pass
+    ``apply_legal``). ``limit``: raise RuntimeError after that many forced moves (a game stuck in a
+    loop of forced moves). Returns how many decisions were played.
     """
     played = 0
     do = apply if apply is not None else type(state).apply
@@ -236,6 +242,12 @@ def play_forced(
         do(state, int(state.legal_mask().argmax()))  # the one legal action
         played += 1
         if totals is not None:
-            for i, r in enumerate(state.rewards()):
-                totals[i] += r
+            rewards = state.rewards()
+            if seat is not None:
+                totals[0] += rewards[seat]
+            else:
+                for i, r in enumerate(rewards):
+                    totals[i] += r
+        if limit is not None and played > limit:
+            raise RuntimeError(f"{type(state).__name__}: more than {limit} forced decisions in a row")
     return played

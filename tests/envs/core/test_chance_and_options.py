@@ -66,14 +66,30 @@ def test_impossible_outcomes_are_refused_and_unscripted_draws_follow_the_seed():
     assert Chance.from_json(json.loads(json.dumps(a.to_json()))).integers(1000) == b.integers(1000)
 
 
-def test_play_forced_stops_at_real_choices_and_sums_rewards():
-    state = _position(9, n=2)
-    state.chance.script([1])
-    state.apply(ADD_1)  # counter 11 in the bonus phase: KEEP and UNDO are both legal
-    assert play_forced(state) == 0
-    state.apply(UNDO)
+def test_play_forced_plays_only_forced_moves_and_sums_their_rewards():
+    game = RelayGame(num_players=2, target=12, cheer=True)
+    data = game.new_state(0).to_json()
+    data.update(counter=10, current_player=0, active=0)
+    state = game.state_from_json(data)
+    state.chance.script([0])
+    state.apply(LAYOUT.encode("ADD", 1))  # counter 12 = target, a multiple of 4: seat 1 must cheer first
+    assert state.phase == 2 and state.num_legal() == 1 and state.outcome() is None
+    assert play_forced(state, stop=lambda seat: seat == 1) == 0  # that seat decides itself
     totals = [0.0, 0.0]
-    assert play_forced(state, totals) == 0 and totals == [0.0, 0.0] and state.outcome() is not None
+    assert play_forced(state, totals) == 1 and totals == [1.0, 1.0] and state.outcome().team_won
+    assert play_forced(state) == 0  # nothing to play once the game is over
+    one = _cheer_position()
+    mine = [0.0]
+    assert play_forced(one, mine, seat=0) == 1 and mine == [1.0]
+    with pytest.raises(RuntimeError, match="more than 0 forced decisions"):
+        play_forced(_cheer_position(), limit=0)
+
+
+def _cheer_position():
+    game = RelayGame(num_players=2, target=12, cheer=True)
+    data = game.new_state(0).to_json()
+    data.update(counter=12, current_player=1, active=1, phase=2)
+    return game.state_from_json(data)
 
 
 def test_outcome_sorts_its_winners_and_says_why():
