@@ -1253,9 +1253,7 @@ class HeroesAndMonstersState(State):
             hidden = perm(data["plan_deck"] + data["box_plans"])
             data["plan_deck"] = hidden[: len(data["plan_deck"])]
             data["box_plans"] = hidden[len(data["plan_deck"]) :]
-        chance = Chance(int(rng.integers(2**63)))
-        chance.script(self.chance.scripted)
-        data["chance"] = chance.to_json()
+        data["chance"] = Chance(int(rng.integers(2**63))).to_json()  # a new future, no script (core contract)
         return self.game.state_from_json(data)
 
     def to_json(self) -> dict[str, Any]:

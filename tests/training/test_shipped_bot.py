@@ -1,4 +1,4 @@
-"""The shipped Last Heroes bot loads safely, matches its env, and plays like its recorded results."""
+"""The shipped Last Heroes bots load safely, match their env, and play like their recorded results."""
 
 from pathlib import Path
 
@@ -8,21 +8,34 @@ from training.checkpoints import read_checkpoint_metadata
 from training.evaluate import evaluate
 from training.policies import load_policy
 
-SHIPPED = Path(__file__).resolve().parents[2] / "checkpoints" / "last_heroes" / "last_heroes_2p.json"
+FOLDER = Path(__file__).resolve().parents[2] / "checkpoints" / "last_heroes"
+SHIPPED = FOLDER / "last_heroes.json"  # one checkpoint for 2-5 players
+SPECIALIST = FOLDER / "last_heroes_2p.json"  # the previous release, trained at 2 players only
 
 
-def test_shipped_checkpoint_loads_and_records_its_evaluation():
+def test_shipped_checkpoint_loads_and_records_its_evaluation_at_every_table_size():
     policy = load_policy(str(SHIPPED), "last_heroes_v0")
     meta = read_checkpoint_metadata(SHIPPED)
     assert meta["env_id"] == "last_heroes_v0" and meta["observation_size"] == 1036 and meta["num_actions"] == 132
     assert policy.metadata["weights_sha256"] == meta["weights_sha256"]
+    assert sorted(set(meta["player_counts"])) == [2, 3, 4, 5]
     ev = meta["evaluation"]
-    assert ev["2p_vs_random"]["games"] >= 400 and ev["2p_vs_random"]["win_rate"] >= 0.95
-    assert ev["2p_vs_heuristic"]["games"] >= 400 and ev["2p_vs_heuristic"]["win_rate"] >= 0.65
-    assert ev["4p_vs_random"]["games"] >= 400 and ev["4p_vs_random"]["win_share_rate"] >= 0.5
+    for n in (2, 3, 4, 5):
+        for opponent in ("random", "heuristic"):
+            row = ev[f"{n}p"][opponent]
+            assert row["games"] >= 400 and 0.0 <= row["win_rate_ci95"][0] <= row["win_rate"] <= row["win_rate_ci95"][1]
+        assert ev[f"{n}p"]["random"]["win_share_rate"] >= 0.9  # far above the uniform share 1/n
+    assert ev["2p"]["random"]["win_rate"] >= 0.95
 
 
-@pytest.mark.parametrize("players", [2, 4])
+def test_the_two_player_specialist_still_loads():
+    meta = read_checkpoint_metadata(SPECIALIST)
+    assert meta["env_options"]["num_players"] == 2
+    assert meta["evaluation"]["2p_vs_heuristic"]["games"] >= 400
+    assert load_policy(str(SPECIALIST), "last_heroes_v0").metadata["weights_sha256"] == meta["weights_sha256"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
 def test_shipped_bot_beats_random_players_as_an_opponent_would_be_used(players):
     result = evaluate("last_heroes_v0", players, [str(SHIPPED), "random"], games=4 * players, seed=123)
     assert result["agents"][0]["win_rate"] >= 0.75
