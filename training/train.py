@@ -47,35 +47,30 @@ def game_folder(env_id: str) -> str:
     return env_id.rsplit("_v", 1)[0]
 
 
-def opponent_sampler(cfg: TrainConfig, pool_dir: Path, seed: int) -> PoolSampler:
-    """Competitive games: each opponent seat's policy per episode (baselines, else the pool)."""
+def _seat_sampler(cfg: TrainConfig, pool_dir: Path, seed: int, weights: dict[str, float], rest: str) -> PoolSampler:
     return PoolSampler(
         pool_dir,
         cfg.env.env_id,
         sampling=cfg.selfplay.opponent_sampling,
         latest_prob=cfg.selfplay.latest_prob,
-        weights=cfg.selfplay.baselines,
+        weights=weights,
         pool_size=cfg.selfplay.pool_size,
         deterministic=cfg.selfplay.deterministic_opponents,
         seed=seed,
+        rest=rest,
     )
+
+
+def opponent_sampler(cfg: TrainConfig, pool_dir: Path, seed: int) -> PoolSampler:
+    """Competitive games: each opponent seat's policy per episode (baselines, else the pool)."""
+    return _seat_sampler(cfg, pool_dir, seed, cfg.selfplay.baselines, rest="pool")
 
 
 def partner_sampler(cfg: TrainConfig, pool_dir: Path, seed: int) -> PoolSampler | None:
     """Cooperative games: each seat's partner per episode, or None where the learner plays it."""
     if not cfg.selfplay.partners:
         return None
-    return PoolSampler(
-        pool_dir,
-        cfg.env.env_id,
-        sampling=cfg.selfplay.opponent_sampling,
-        latest_prob=cfg.selfplay.latest_prob,
-        weights=cfg.selfplay.partners,
-        pool_size=cfg.selfplay.pool_size,
-        deterministic=cfg.selfplay.deterministic_opponents,
-        seed=seed,
-        rest="learner",
-    )
+    return _seat_sampler(cfg, pool_dir, seed, cfg.selfplay.partners, rest="learner")
 
 
 def is_cooperative(cfg: TrainConfig) -> bool:

@@ -1,6 +1,7 @@
 """Last Bastion as a PettingZoo AEC environment. The tables below are generated from the code."""
 
 from envs.core.aec import DRIVER_OPTIONS, make_env_factories
+from envs.core.observation import fields_table
 from envs.core.options import options_markdown_table
 from envs.last_bastion.actions import LAYOUT
 from envs.last_bastion.observation import (
@@ -14,15 +15,6 @@ from envs.last_bastion.rules import OPTION_SPEC, LastBastionGame
 
 GAME = LastBastionGame
 env, raw_env = make_env_factories(LastBastionGame)
-
-
-def fields_table(fields) -> str:
-    rows = ["| Offset | Size | Content |", "|---|---|---|"]
-    at = 0
-    for _name, size, doc in fields:
-        rows.append(f"| {at} | {size} | {doc} |")
-        at += size
-    return "\n".join(rows)
 
 
 _OBS_SPACE = (
