@@ -217,6 +217,14 @@ class State(ABC):
         return IllegalActionError(message, int(action) if isinstance(action, (int, np.integer)) else None, legal)
 
 
+def check_state_header(game: Game, data: Mapping[str, Any], seats: int) -> None:
+    """The checks every ``state_from_json`` starts with: the state is for this env id and this table size."""
+    if data.get("env_id", game.env_id) != game.env_id:
+        raise ValueError(f"state is for {data['env_id']!r}, not {game.env_id!r}")
+    if seats != game.num_players:
+        raise ValueError(f"state has {seats} players but the game has {game.num_players}")
+
+
 def play_forced(
     state: State,
     totals: list[float] | None = None,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.game import Outcome, State
+from envs.core.game import Outcome, State, check_state_header
 from envs.core.options import (
     OBSERVATION_MODE,
     Option,
@@ -1046,11 +1046,7 @@ class LastHeroesState(State):
     @classmethod
     def from_json(cls, game: LastHeroesGame, data: dict[str, Any]) -> LastHeroesState:
         """Rebuild a state; the standee positions and tile holders are derived, not stored twice."""
-        if data.get("env_id", game.env_id) != game.env_id:
-            raise ValueError(f"state is for {data['env_id']!r}, not {game.env_id!r}")
-        n = game.num_players
-        if len(data["players"]) != n:
-            raise ValueError(f"state has {len(data['players'])} players but the game has {n}")
+        check_state_header(game, data, len(data["players"]))
         s = cls.__new__(cls)
         s._blank(game)
         s.phase = PHASES.index(data["phase"])

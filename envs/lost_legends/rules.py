@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import Game, Outcome, State
+from envs.core.game import Game, Outcome, State, check_state_header
 from envs.core.options import (
     OBSERVATION_MODE,
     Option,
@@ -1410,11 +1410,7 @@ class LostLegendsState(State):
 
     @classmethod
     def from_json(cls, game: LostLegendsGame, data: dict[str, Any]) -> LostLegendsState:
-        if data.get("env_id", game.env_id) != game.env_id:
-            raise ValueError(f"state is for {data['env_id']!r}, not {game.env_id!r}")
-        n = game.num_players
-        if len(data["players"]) != n:
-            raise ValueError(f"state has {len(data['players'])} players but the game has {n}")
+        check_state_header(game, data, len(data["players"]))
         s = cls.__new__(cls)
         s._blank(game, Chance.from_json(data["chance"]) if data.get("chance") else Chance())
         s.level = data["level"]
