@@ -324,6 +324,32 @@ def build_model(cfg: TrainConfig, vec_env, run_dir: Path) -> MaskablePPO:
     )
 
 
+def apply_ppo_settings(model: MaskablePPO, cfg: TrainConfig) -> None:
+    """On --resume, the config's PPO settings replace the saved ones (a lower learning rate for the
+    last stretch, say). The network and the rollout size are fixed by the saved model: changing
+    them is an error rather than a silent no-op."""
+    from stable_baselines3.common.utils import FloatSchedule
+
+    p = cfg.ppo
+    saved = model.policy.net_arch
+    saved_arch = list(saved["pi"]) if isinstance(saved, dict) else list(saved)
+    fixed = {
+        "ppo.net_arch": (saved_arch, list(p.net_arch)),
+        "ppo.activation": (model.policy.activation_fn, ACTIVATIONS[p.activation]),
+        "ppo.n_steps": (model.n_steps, p.n_steps),
+    }
+    for key, (was, now) in fixed.items():
+        if was != now:
+            raise ValueError(f"--resume: {key} is fixed by the saved model ({was}); the config asks for {now}")
+    model.learning_rate = p.learning_rate
+    model._setup_lr_schedule()
+    model.clip_range = FloatSchedule(p.clip_range)
+    model.batch_size, model.n_epochs = p.batch_size, p.n_epochs
+    model.gamma, model.gae_lambda = p.gamma, p.gae_lambda
+    model.rollout_buffer.gamma, model.rollout_buffer.gae_lambda = p.gamma, p.gae_lambda
+    model.ent_coef, model.vf_coef, model.max_grad_norm = p.ent_coef, p.vf_coef, p.max_grad_norm
+
+
 def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, Any]:
     """Behaviour cloning of ``cfg.pretrain.teacher`` before PPO; metrics go to pretrain.json."""
     from training.pretrain import clone_into, collect_teacher_data
@@ -373,6 +399,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
         if resume and latest.exists():
             model = MaskablePPO.load(latest, env=vec_env, device="cpu")
             model.tensorboard_log = str(run_dir)
+            apply_ppo_settings(model, cfg)
             print(f"resuming {run_dir} at {model.num_timesteps} steps", file=sys.stderr)
         else:
             model = build_model(cfg, vec_env, run_dir)

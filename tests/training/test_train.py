@@ -170,3 +170,23 @@ def test_learning_curve_plot_from_eval_history(tmp_path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(ValueError, match="does not exist"):
         plot_learning_curve(tmp_path / "missing")
+
+
+def test_resume_takes_the_configs_ppo_settings_and_refuses_a_different_network(tmp_path):
+    from training.config import load_config
+    from training.train import apply_ppo_settings, build_model, make_vec_env
+
+    small = ["run.n_envs=1", "run.vec_env=dummy", "ppo.n_steps=64", "ppo.batch_size=32"]
+    cfg = load_config(None, small)
+    vec_env = make_vec_env(cfg, tmp_path / "pool")
+    try:
+        model = build_model(cfg, vec_env, tmp_path)
+        later = load_config(None, [*small, "ppo.learning_rate=1e-5", "ppo.clip_range=0.05", "ppo.ent_coef=0.02"])
+        apply_ppo_settings(model, later)
+        assert model.lr_schedule(1.0) == 1e-5 and model.clip_range(1.0) == 0.05 and model.ent_coef == 0.02
+        with pytest.raises(ValueError, match=r"ppo.net_arch is fixed by the saved model \(\[256, 256\]\)"):
+            apply_ppo_settings(model, load_config(None, [*small, "ppo.net_arch=[32, 32]"]))
+        with pytest.raises(ValueError, match="ppo.n_steps is fixed"):
+            apply_ppo_settings(model, load_config(None, [*small[:2], "ppo.n_steps=128", "ppo.batch_size=32"]))
+    finally:
+        vec_env.close()
