@@ -53,3 +53,14 @@ def test_cloning_raises_agreement_with_the_teacher():
                 total += 1
             state.apply(want)
     assert hits / total > 0.4
+
+
+def test_rows_are_joined_in_order_across_blocks():
+    from training.pretrain import _Rows
+
+    rows = np.random.default_rng(0).random((11, 3)).astype(np.float32)
+    buffer = _Rows(block=4)
+    for row in rows:
+        buffer.append(row)
+    assert np.array_equal(buffer.take(3), rows)
+    assert buffer.take(3).shape == (0, 3)
