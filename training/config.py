@@ -41,6 +41,7 @@ from typing import Any
 import yaml
 
 from training.atomic import atomic_write_text
+from training.policies import spec_path
 
 # Fixed baseline opponents a self-play run may mix in (policy specs of training.policies).
 BASELINE_NAMES: tuple[str, ...] = ("random", "heuristic")
@@ -427,7 +428,7 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
     for key, words, rest in (("baselines", BASELINE_NAMES, "the pool"), ("partners", PARTNER_NAMES, "the learner")):
         weights = getattr(sp, key)
         for name, weight in weights.items():
-            if name not in words and not Path(name).exists():
+            if name not in words and not spec_path(name).exists():
                 errors.append(
                     f"unknown key 'selfplay.{key}.{name}': neither one of {list(words)} nor an existing checkpoint path"
                 )

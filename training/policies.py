@@ -8,6 +8,7 @@ A policy *spec* names one, in configs and on the command line:
 | `heuristic` | the game's rule-based bot (needs the rules state, which every caller here passes) |
 | a path | a trained checkpoint (`.json` metadata or `.pt` weights, or a folder holding one) |
 | `human` | asks a person at the terminal (for play) |
+| `rllib:PATH[#MODULE]` | an RLlib checkpoint of `training.rllib.train`, read without ray (docs/rllib.md) |
 
 ``load_policy(spec, env_id)`` returns the policy; that is how trained checkpoints plug back in as
 opponents, partners and bots to play against.
@@ -35,6 +36,15 @@ class Policy(Protocol):
     name: str
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int: ...
+
+
+def spec_path(spec: str) -> Path:
+    """The file or folder a checkpoint spec names (``rllib:PATH#MODULE`` -> ``PATH``)."""
+    if spec.startswith("rllib:"):
+        from training.rllib.export import split_spec
+
+        return Path(split_spec(spec)[0])
+    return Path(spec)
 
 
 def seat_actor(policy: Policy) -> Policy:
@@ -99,6 +109,10 @@ def load_policy(spec: str, env_id: str, seed: int | None = None, deterministic: 
         return HeuristicPolicy(env_id, seed)
     if spec == "human":
         return HumanPolicy(env_id)
+    if spec.startswith("rllib:"):
+        from training.rllib.export import load_rllib_policy  # numpy only: imports neither ray nor torch
+
+        return load_rllib_policy(spec, env_id, deterministic=deterministic, seed=seed)
     path = Path(spec)
     if not path.exists():
         raise ValueError(f"policy spec {spec!r} is neither one of {list(SPEC_WORDS)} nor an existing checkpoint path")

@@ -33,7 +33,7 @@ import numpy as np
 import envs
 from envs.core.game import IllegalActionError, State
 from training.playing import boards
-from training.policies import load_policy, seat_actor
+from training.policies import load_policy, seat_actor, spec_path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT_DIR = REPO_ROOT / "checkpoints"
@@ -517,7 +517,7 @@ def _seat_list(
         if not isinstance(spec, str) or not spec.strip():
             raise ValueError(f"seat {seat}: a seat spec is a non-empty string, got {spec!r}")
         spec = spec.strip()
-        if check_paths and spec not in SEAT_WORDS and not Path(spec).exists():
+        if check_paths and spec not in SEAT_WORDS and not spec_path(spec).exists():
             raise ValueError(
                 f"seat {seat}: {spec!r} is neither one of {list(SEAT_WORDS)} nor an existing checkpoint path"
             )
