@@ -123,6 +123,7 @@ def release(
     seed: int,
     variants: list[str] | None = None,
     progress: bool = True,
+    command: str = "training.release.release()",
 ) -> dict[str, Any]:
     """Copy, evaluate and record; returns {"checkpoint", "summary", "rows"}."""
     source = Path(source)
@@ -140,7 +141,6 @@ def release(
     shipped = copy_checkpoint(ckpt, to)
     bot = str(shipped)
 
-    command = " ".join(["python -m training.release", *sys.argv[1:]]) if progress else "training.release.release()"
     evaluation: dict[str, dict[str, Any]] = {}
     rows: list[tuple[str, str, int, dict[str, Any]]] = []
     for variant in [{}, *combos]:
@@ -156,7 +156,7 @@ def release(
                 row = row_of(results)
                 evaluation.setdefault(key, {})[name] = row
                 rows.append((label, name, n, row))
-                if progress:
+                if progress:  # one line per line-up, for a long release
                     print(f"{key} {name}: {row['wins']} / {row['games']} ({_pct(row['win_rate'])})", file=sys.stderr)
     table = summary_table(cooperative, rows)
     atomic_write_text(dest / "evaluation" / "summary.md", table)
@@ -180,7 +180,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
     try:
-        out = release(args.source, args.to, args.games, args.seed, args.variant, progress=not args.no_progress)
+        command = " ".join(["python -m training.release", *(argv if argv is not None else sys.argv[1:])])
+        out = release(args.source, args.to, args.games, args.seed, args.variant, not args.no_progress, command)
     except (ValueError, OSError) as e:
         p.error(str(e))
     print(out["table"])
