@@ -383,3 +383,20 @@ def test_25_overflow():
     s = pos.turn_start(0)
     assert s.decision["card"] == card("M12")
     assert spaces_offered(s) == set(range(12)) - {3, 4, 5}
+
+
+def test_double_combat_discards_card_by_card_first_then_second():
+    """2.9 step 7: FIRST (no exit effect) leaves play before SECOND's exit effect is applied, and
+    SECOND is still on its space while its exit effect resolves. (Before the fix, a FIRST without an
+    exit effect stayed on its space until after SECOND's exit effect.)"""
+    pos = Position().hero(0, tile=6, equip={"red": 2, "yellow": 2, "green": 2}).put(2, "M21").put(3, "M06")
+    s = pos.main(0)
+    s.chance.script(dice("white", "white", "white"))
+    s.apply(FIGHT_BOTH)
+    assert "both" in outcomes_offered(s)
+    s.apply(RESOLVE("both"))
+    assert s.decision["kind"] == "GAIN_COLOR"  # Incubus's exit effect, SECOND
+    assert s.spaces[2] == -1 and s.discard == [card("M21")]  # FIRST already discarded
+    assert s.spaces[3] == card("M06")  # SECOND still on its space
+    s.apply(COLOR("red"))
+    assert s.spaces[3] == -1 and s.discard == [card("M21"), card("M06")]
