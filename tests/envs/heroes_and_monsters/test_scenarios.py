@@ -294,6 +294,49 @@ def test_22_once_per_turn():
     assert s.players[0].table[0][1] is False
 
 
+def test_22b_once_per_turn_flags_of_every_player_reset_at_every_players_turn():
+    """Docs 2.1 (the question settled in favour of the rulebook's "at any time, including on other
+    players' turns"): a supporter's discard-cost Construction and General ability are usable once in
+    each turn of the round: in player_0's window, again in its own turn, and again in player_2's
+    window; they do not wait for their owner's next start of turn."""
+    s = position(
+        n=3,
+        generals=["wargosh", "velkara", "kryssa"],
+        phase="EFFECTS",
+        field=QUIET,
+        players={
+            0: {"hand": [], "table": []},
+            1: {"hand": ["Ghoul", "Ghoul", "Orc Raider", "Wyvern", "Ghoul"], "table": ["Rampart"]},
+            2: {"hand": [], "table": []},
+        },
+    )
+    s.apply(PASS)  # player_0 gathers; player_1's support window
+    assert s.phase == SUPPORT and s.current_player == 1
+    s.apply(A("USE_TABLE", 0))  # Rampart: discard 1, WARD 2
+    s.apply(legal(s)[0])
+    s.apply(A("USE_GENERAL"))  # Velkara: discard 1, DMG 3 for player_0
+    s.apply(legal(s)[0])
+    assert s.ward == 2 and s.players[1].table[0][1] is True and s.players[1].gen_used
+    assert A("USE_TABLE", 0) not in legal(s) and A("USE_GENERAL") not in legal(s)  # once in this turn
+    s.apply(PASS)  # player_2 has nothing to support with: no window
+    assert s.phase == COMBAT and s.current_player == 0
+    s.apply(PASS)  # player_0's turn ends; player_1's starts
+    assert s.active == 1 and s.phase == RECRUIT and s.round == 1
+    assert s.players[1].table[0][1] is False and not s.players[1].gen_used
+    assert A("USE_TABLE", 0) in legal(s) and A("USE_GENERAL") in legal(s)
+    s.apply(A("USE_TABLE", 0))  # used again, in its own turn
+    s.apply(legal(s)[0])
+    assert s.ward == 4 and A("USE_TABLE", 0) not in legal(s)
+    for _ in range(3):
+        s.apply(PASS)  # RECRUIT, EFFECTS (nobody can support), COMBAT: player_2's turn
+    assert s.active == 2 and s.phase == RECRUIT and s.round == 1
+    assert s.players[1].table[0][1] is False  # reset at player_2's start of turn, not at player_1's next
+    s.apply(PASS)
+    s.apply(PASS)  # player_2 gathers; player_0 cannot support, player_1 can
+    assert s.phase == SUPPORT and s.current_player == 1
+    assert A("USE_TABLE", 0) in legal(s) and A("USE_GENERAL") in legal(s)
+
+
 # 23-24: Generals -------------------------------------------------------------------------------------
 def test_23_kryssa_copies_a_construction_of_another_player_without_its_cost():
     s = position(
