@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.observation import ObservationLayout
+from envs.lost_legends.common import COMBAT, FINAL, GEAR_UP, NO, cost_of, hero_level
 from envs.lost_legends.content import (
     CARDS,
     HAND_SIZE,
@@ -104,16 +105,23 @@ assert OBSERVATION_LAYOUT.size == 2907, OBSERVATION_LAYOUT.size
 assert SEAT_SIZE == 493
 
 _OFF = {b.name: b.offset for b in OBSERVATION_LAYOUT.blocks}
-_SEATS = _OFF["seats"]
-_EXH_KINDS = (KINDS.index("S-scr"), KINDS.index("S-fol"), KINDS.index("R-trk"), KINDS.index("A-hlm"))
+_SIZE = OBSERVATION_LAYOUT.size
 
+_ROWS_AT = _OFF["seats"]  # the seat rows P[r] follow the global blocks G1-G10
+
+_EXH_KINDS = (KINDS.index("S-scr"), KINDS.index("S-fol"), KINDS.index("R-trk"), KINDS.index("A-hlm"))
 
 # Per card id: where its CE one-hots go (level, 3 + index in level); monsters: (level, index).
 _CE = tuple((c.level, 3 + c.index) for c in CARDS)
+_LEVEL_INDEX = tuple((c.level, c.index) for c in CARDS)
 _MTYPE = tuple(getattr(c, "type", 0) for c in CARDS)
 _INITIAL = tuple(tuple(h[1].count(sk) for sk in SKILLS) for h in HEROES)
-_SEATS = 0  # set below, once the layout exists
+_NO_FORS = (0,) * NUM_SLOTS
 (
+    _STARTING,
+    _TURN,
+    _SELECTED,
+    _DEFEATED,
     _HERO,
     _HERO_LEVEL,
     _HAS_PICKED,
@@ -131,6 +139,10 @@ _SEATS = 0  # set below, once the layout exists
 ) = (
     SEAT[k]
     for k in (
+        "starting",
+        "turn",
+        "selected",
+        "defeated",
         "hero",
         "hero_level",
         "has_picked",
@@ -147,7 +159,6 @@ _SEATS = 0  # set below, once the layout exists
         "equipment",
     )
 )
-_RULES = None  # envs.lost_legends.rules, bound on first use (it imports this module)
 
 
 def _mb(ones: list, idx: list, val: list, at: int, monster_id: int, markers: int) -> None:
@@ -159,28 +170,72 @@ def _mb(ones: list, idx: list, val: list, at: int, monster_id: int, markers: int
     val += (markers / 20, (m.life - markers) / 20)
 
 
-def encode(s, seat: int) -> np.ndarray:
-    """The observation of ``seat``: indices set to 1 and (index, value) pairs are collected in lists
-    and written with two vectorised assignments (element-wise numpy writes are slow)."""
-    global _RULES
-    if _RULES is None:
-        from envs.lost_legends import rules as _r
+# The projected damage of one weapon with no boosts or mana (V7) is a pure function of the content
+# tables, memoised under everything it depends on (so an entry is never stale); cleared if it grows large.
+_WEAPON_DEALT: dict[tuple, int] = {}
 
-        _RULES = _r
-    R = _RULES
-    NO = R.NO
+
+def _weapon_dealt(s, seat: int, w: int, front: int) -> int:
+    levels = tuple(s.levels[seat])
+    key = (s.slots[seat][w], levels, front)
+    dealt = _WEAPON_DEALT.get(key)
+    if dealt is None:
+        if len(_WEAPON_DEALT) > 200_000:
+            _WEAPON_DEALT.clear()
+        d = s.attack_damage(seat, {"weapon": w, "used": (), "fors": _NO_FORS})
+        dealt = _WEAPON_DEALT[key] = s.dealt(front, d)
+    return dealt
+
+
+def encode(s, seat: int) -> np.ndarray:
+    """The observation of ``seat``.
+
+    Each seat's public row is built once and cached on the state (``_seat_rows``) under a
+    signature of everything it shows; the fields that change every few decisions (the flags, gold,
+    life and mana) are written per call instead, so a change of the acting seat or a damage event
+    does not rebuild rows. Indices set to 1 and (index, value) pairs are collected in lists and
+    written with vectorised assignments (element-wise numpy writes are slow)."""
     ones: list[int] = []
     idx: list[int] = []
     val: list[float] = []
     n = s.n
+    _global_blocks(s, seat, ones, idx, val)
+    rows = _seat_rows(s)
+    v = np.zeros(_SIZE, np.float32)
+    start, turn, current = s.start, s.turn_seat, s.current_player
+    for r in range(n):
+        i = (seat + r) % n
+        b = _ROWS_AT + r * SEAT_SIZE
+        v[b : b + SEAT_SIZE] = rows[i]
+        if i == start:
+            ones.append(b + _STARTING)
+        if i == turn:
+            ones.append(b + _TURN)
+        if i == current:
+            ones.append(b + _SELECTED)
+        if s.defeated[i]:
+            ones.append(b + _DEFEATED)
+        if s.picks[i] != NO:
+            ones.append(b + _HAS_PICKED)
+        idx += (b + _GOLD, b + _TRACKS, b + _TRACKS + 2)
+        val += (s.gold[i] / 30, s.life[i] / 10, s.mana[i] / 10)
+    _private_blocks(s, seat, ones, idx, val)
+    v[np.fromiter(idx, np.intp, len(idx))] = np.fromiter(val, np.float32, len(val)).clip(0.0, 1.0)
+    v[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    return v
+
+
+def _global_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
+    """G1-G10 (see the KNOWN BUG note above: today they are not part of the observation)."""
+    n = s.n
     ones.append(_OFF["players"] + n - 3)
     lv = min(s.level, 2)
     ones.append(_OFF["level"] + lv)
-    if s.phase in (R.GEAR_UP, R.COMBAT, R.FINAL):
+    if s.phase in (GEAR_UP, COMBAT, FINAL):
         ones.append(_OFF["phase"] + s.phase)
     if s.decision != NO:
         ones.append(_OFF["decision"] + s.decision)
-    if s.phase == R.GEAR_UP:
+    if s.phase == GEAR_UP:
         ones.append(_OFF["draft_round"] + s.draft_round - 1)
     cap = s.game.options["combat_turn_cap_per_player"] * n
     idx += (_OFF["turns"], _OFF["pile"])
@@ -193,44 +248,91 @@ def encode(s, seat: int) -> np.ndarray:
         taken = s.stack_taken[k]
         idx += (_OFF["stacks"] + 2 * k, _OFF["stacks"] + 2 * k + 1)
         val += ((len(values) - taken) / len(values), values[taken] / 10 if taken < len(values) else 0.0)
-    # Per-seat rows: observer-independent, cached per seat on the state under a signature of
-    # everything a row shows (so a stale row can never be returned).
-    rows = s.__dict__.get("_row_cache")
-    if rows is None:
-        rows = s._row_cache = {}
-    placed = []
-    for r in range(n):
-        i = (seat + r) % n
-        sig = (
-            s.heroes[i], s.xp[i], i == s.start, i == s.turn_seat, i == s.current_player, s.defeated[i],
-            s.picks[i] != NO, s.gold[i], s.life[i], s.life_base[i], s.mana[i], s.mana_base[i], s.legend[i],
-            tuple(s.tokens[i]), tuple(s.levels[i]), tuple(s.trophies[i]), tuple(s.challenge), s.front[i],
-            s.markers[i], tuple(s.slots[i]), tuple(s.exhausted[i]),
-        )  # fmt: skip
-        cached = rows.get(i)
+
+
+def _seat_rows(s) -> list[np.ndarray]:
+    """Every seat's cached row (absolute seat order), rebuilding the stale ones."""
+    cache = s.__dict__.get("_row_cache")
+    if cache is None:
+        cache = s._row_cache = [None] * s.n
+    rows = []
+    for i in range(s.n):
+        # Everything the cached row shows; one list (fixed-length parts first, trophies last).
+        sig = s.slots[i] + s.exhausted[i] + s.levels[i] + s.tokens[i] + s.challenge
+        sig += (s.heroes[i], s.xp[i], s.life_base[i], s.mana_base[i], s.legend[i], s.front[i], s.markers[i])
+        sig += s.trophies[i]
+        cached = cache[i]
         if cached is None or cached[0] != sig:
-            cached = rows[i] = (sig, _seat_row(s, i, R))
-        placed.append((_SEATS + r * SEAT_SIZE, cached[1]))
-    # The observer's private and own-context blocks.
+            cached = cache[i] = (sig, _seat_row(s, i))
+        rows.append(cached[1])
+    return rows
+
+
+def _seat_row(s, i: int) -> np.ndarray:
+    """Seat ``i``'s public row P (the same for every observer) without the per-call fields
+    (starting, turn, selected, defeated, has picked, gold, life, mana: see :func:`encode`)."""
+    ones: list[int] = []
+    idx: list[int] = []
+    val: list[float] = []
+    ones += (0, _HERO + s.heroes[i], _HERO_LEVEL + hero_level(s.xp[i]) - 1)
+    t = _TRACKS
+    tokens = s.tokens[i]
+    idx += (t + 1, t + 3, _XP, _LEGEND, _TOKENS + 6)
+    val += (s.max_life(i) / 10, s.max_mana(i) / 10, s.xp[i] / 40, s.legend[i] / 40, sum(tokens) / 40)
+    levels = s.levels[i]
+    init = _INITIAL[s.heroes[i]]
+    trophies = [0, 0, 0, 0]
+    for m in s.trophies[i]:
+        trophies[_MTYPE[m]] += 1
+    for k in range(4):
+        idx += (_SKILLS + k, _ADDED + k, _TROPHIES + k)
+        val += (levels[k] / 8, (levels[k] - init[k]) / 8, trophies[k] / 8)
+        if s.challenge[k] == i:
+            ones.append(_CHALLENGE + k)
+        if tokens[k]:
+            ones.append(_TOKENS + k)
+    if tokens[4]:
+        ones.append(_TOKENS + 4)
+    if tokens[5]:
+        ones.append(_TOKENS + 5)
+    if s.front[i] != NO:
+        _mb(ones, idx, val, _MONSTER, s.front[i], s.markers[i])
+    exhausted = s.exhausted[i]
+    for slot, c in enumerate(s.slots[i]):
+        if c != NO:
+            a = _EQUIP + slot * SLOT_SIZE
+            level, index = _CE[c]
+            ones += (a, a + 2 + level, a + 2 + index)
+            if exhausted[slot]:
+                ones.append(a + 1)
+    v = np.zeros(SEAT_SIZE, np.float32)
+    v[np.fromiter(idx, np.intp, len(idx))] = np.fromiter(val, np.float32, len(val)).clip(0.0, 1.0)
+    v[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    return v
+
+
+def _private_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
+    """V1-V10: the observer's own hand, pick, draft memory and decision context."""
     hand = s.hands[seat]
     if hand:
-        levels = s.levels[seat]
+        levels = tuple(s.levels[seat])
         after = list(levels)  # the skill levels once every owned equipment card is converted
         for c in s.slots[seat]:
             if c != NO:
                 after[CARDS[c].skill] += 1
+        after = tuple(after)
         gold = s.gold[seat]
         for k, c in enumerate(hand):
             a = _OFF["hand"] + k * (1 + CE_SIZE)
             level, index = _CE[c]
             ones += (a, a + 1 + level, a + 1 + index)
             a = _OFF["hand_costs"] + 3 * k
-            cost = R.card_cost(CARDS[c], levels)
+            cost = cost_of(c, levels)
             idx.append(a)
             val.append(cost / 12)
             if gold >= cost and s.target_slot(seat, c) != NO:  # = buy_legal_now
                 ones.append(a + 1)
-            if gold >= R.card_cost(CARDS[c], after):  # = buy_legal_after_conversions
+            if gold >= cost_of(c, after):  # = buy_legal_after_conversions
                 ones.append(a + 2)
     pick = s.picks[seat]
     if pick != NO:
@@ -238,14 +340,17 @@ def encode(s, seat: int) -> np.ndarray:
         level, index = _CE[pick]
         ones += (a, a + 1 + level, a + 1 + index)
         idx.append(a + 1 + CE_SIZE)
-        val.append(s.cost(seat, pick) / 12)
+        val.append(cost_of(pick, tuple(s.levels[seat])) / 12)
     mine = s.current_player == seat
     if mine and s.conversions:
         idx.append(_OFF["conversions"])
         val.append(s.conversions / 12)
+    lv = min(s.level, 2)
+    memory = _OFF["draft_memory"]
     for c in s.seen[seat]:
-        if CARDS[c].level == lv:
-            ones.append(_OFF["draft_memory"] + CARDS[c].index)
+        level, index = _LEVEL_INDEX[c]
+        if level == lv:
+            ones.append(memory + index)
     front = s.front[seat]
     if s.atk is not None and mine and front != NO:
         a = _OFF["attack"]
@@ -266,12 +371,12 @@ def encode(s, seat: int) -> np.ndarray:
                 ones.append(a + 33)
     if front != NO:
         a = _OFF["weapon_options"]
+        slots = s.slots[seat]
         for w in range(3):
-            if s.slots[seat][w] != NO:
-                d = s.attack_damage(seat, {"weapon": w, "used": (), "fors": _NO_FORS})
+            if slots[w] != NO:
                 idx.append(a + w)
-                val.append(s.dealt(front, d) / 20)
-        if s.slots[seat][0] == NO and s.slots[seat][1] == NO and s.slots[seat][2] == NO:
+                val.append(_weapon_dealt(s, seat, w, front) / 20)
+        if slots[0] == NO and slots[1] == NO and slots[2] == NO:
             idx.append(a + 3)  # unarmed is an option only without weapons
             val.append(s.dealt(front, [1, 0, 0, 0]) / 20)
     ev = s.ev
@@ -290,76 +395,3 @@ def encode(s, seat: int) -> np.ndarray:
         for k, kind in enumerate(_EXH_KINDS):
             if kind in s.exh_kinds:
                 ones.append(_OFF["exhaust_kinds"] + k)
-    v = np.zeros(OBSERVATION_LAYOUT.size, np.float32)
-    v[np.fromiter(idx, np.intp, len(idx))] = np.fromiter(val, np.float32, len(val)).clip(0.0, 1.0)
-    v[np.fromiter(ones, np.intp, len(ones))] = 1.0
-    for at, row in placed:
-        v[at : at + SEAT_SIZE] = row
-    return v
-
-
-def _seat_row(s, i: int, R) -> np.ndarray:
-    """Seat ``i``'s public row P (the same for every observer)."""
-    NO = R.NO
-    ones: list[int] = []
-    idx: list[int] = []
-    val: list[float] = []
-    b = 0
-    ones += (b, b + _HERO + s.heroes[i], b + _HERO_LEVEL + R.hero_level(s.xp[i]) - 1)
-    if i == s.start:
-        ones.append(b + 1)
-    if i == s.turn_seat:
-        ones.append(b + 2)
-    if i == s.current_player:
-        ones.append(b + 3)
-    if s.defeated[i]:
-        ones.append(b + 4)
-    if s.picks[i] != NO:
-        ones.append(b + _HAS_PICKED)
-    t = b + _TRACKS
-    tokens = s.tokens[i]
-    idx += (b + _GOLD, t, t + 1, t + 2, t + 3, b + _XP, b + _LEGEND, b + _TOKENS + 6)
-    val += (
-        s.gold[i] / 30,
-        s.life[i] / 10,
-        s.max_life(i) / 10,
-        s.mana[i] / 10,
-        s.max_mana(i) / 10,
-        s.xp[i] / 40,
-        s.legend[i] / 40,
-        sum(tokens) / 40,
-    )
-    levels = s.levels[i]
-    init = _INITIAL[s.heroes[i]]
-    trophies = [0, 0, 0, 0]
-    for m in s.trophies[i]:
-        trophies[_MTYPE[m]] += 1
-    for k in range(4):
-        idx += (b + _SKILLS + k, b + _ADDED + k, b + _TROPHIES + k)
-        val += (levels[k] / 8, (levels[k] - init[k]) / 8, trophies[k] / 8)
-        if s.challenge[k] == i:
-            ones.append(b + _CHALLENGE + k)
-        if tokens[k]:
-            ones.append(b + _TOKENS + k)
-    if tokens[4]:
-        ones.append(b + _TOKENS + 4)
-    if tokens[5]:
-        ones.append(b + _TOKENS + 5)
-    if s.front[i] != NO:
-        _mb(ones, idx, val, b + _MONSTER, s.front[i], s.markers[i])
-    e = b + _EQUIP
-    exhausted = s.exhausted[i]
-    for slot, c in enumerate(s.slots[i]):
-        if c != NO:
-            a = e + slot * SLOT_SIZE
-            level, index = _CE[c]
-            ones += (a, a + 2 + level, a + 2 + index)
-            if exhausted[slot]:
-                ones.append(a + 1)
-    v = np.zeros(SEAT_SIZE, np.float32)
-    v[np.fromiter(idx, np.intp, len(idx))] = np.fromiter(val, np.float32, len(val)).clip(0.0, 1.0)
-    v[np.fromiter(ones, np.intp, len(ones))] = 1.0
-    return v
-
-
-_NO_FORS = (0,) * NUM_SLOTS

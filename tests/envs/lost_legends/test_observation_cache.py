@@ -1,45 +1,74 @@
-"""The observation encoder caches each seat's public row on the state (under a signature of what
-the row shows): at every step of random games, observations equal those of a fresh copy."""
+"""The optimised observation encoder (per-seat row cache on the state, memoised costs and weapon
+projections) against a fresh state and against a plain, uncached reference encoder, at every step
+of random games (tests/envs/lost_legends/reference_observation.py). Observations must stay
+bit-identical: bots are trained on them."""
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
 
+from envs.lost_legends.heuristic import HeuristicBot
+from envs.lost_legends.observation import OBSERVATION_LAYOUT
 from envs.lost_legends.rules import LostLegendsGame
+from tests.envs.lost_legends.reference_observation import documented
+
+
+def _games(n: int, seeds, bots: bool = False):
+    """Yield the state before every decision of random games (heuristic bots at even seats if asked)."""
+    game = LostLegendsGame(num_players=n)
+    for seed in seeds:
+        s = game.new_state(seed)
+        rnd = random.Random(seed)
+        players = {i: HeuristicBot(seed=seed) for i in range(0, n, 2)} if bots else {}
+        step = 0
+        while not s.is_over():
+            yield s, step
+            bot = players.get(s.current_player)
+            legal = np.flatnonzero(s.legal_mask())
+            s.apply(bot.act_state(s) if bot else int(legal[rnd.randrange(len(legal))]))
+            step += 1
+        yield s, step
 
 
 @pytest.mark.parametrize("n", [3, 5])
 def test_cached_observations_equal_fresh_ones(n):
-    game = LostLegendsGame(num_players=n)
-    for seed in range(2):
-        s = game.new_state(seed)
-        rng = np.random.default_rng(seed)
-        step = 0
-        while not s.is_over():
-            seats = range(n) if step % 5 == 0 else (s.current_player,)
-            cached = {i: s.observe(i) for i in seats}
-            fresh = game.state_from_json(s.to_json())
-            for i in seats:
-                assert np.array_equal(cached[i], fresh.observe(i)), (seed, step, i)
-            s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
-            step += 1
+    for s, step in _games(n, range(2)):
+        seats = range(n) if step % 5 == 0 else (max(s.current_player, 0),)
+        cached = {i: s.observe(i) for i in seats}
+        fresh = s.game.state_from_json(s.to_json())
+        for i in seats:
+            assert np.array_equal(cached[i], fresh.observe(i)), (step, i)
+
+
+@pytest.mark.parametrize("n,bots", [(3, False), (4, True), (5, False), (5, True)])
+def test_observations_equal_the_plain_reference(n, bots):
+    checked = 0
+    for s, step in _games(n, [n], bots):
+        seats = range(n) if step % 7 == 0 else (max(s.current_player, 0),)
+        for i in seats:
+            got = s.observe(i)
+            want = documented(s, i)
+            assert got.dtype == np.float32 and np.array_equal(got, want), (step, i, np.flatnonzero(got != want))
+            checked += 1
+    assert checked > 200
+
+
+def test_observation_follows_the_documented_layout():
+    s = LostLegendsGame(num_players=4).new_state(0)
+    assert np.array_equal(s.observe(s.current_player), documented(s, s.current_player))
 
 
 def test_hand_cost_block_agrees_with_the_rules():
-    from envs.lost_legends.observation import OBSERVATION_LAYOUT
-
     block = OBSERVATION_LAYOUT.slice("hand_costs")
-    game = LostLegendsGame(num_players=4)
-    s = game.new_state(11)
-    rng = np.random.default_rng(11)
     checked = 0
-    while not s.is_over():
+    for s, _ in _games(4, [11]):
         for seat in range(4):
             v = s.observe(seat)[block].reshape(6, 3)
             for k, c in enumerate(s.hands[seat]):
                 assert v[k, 0] == np.float32(min(1.0, s.cost(seat, c) / 12))
                 assert v[k, 1] == s.buy_legal_now(seat, c) and v[k, 2] == s.buy_legal_after_conversions(seat, c)
                 checked += 1
-        s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
     assert checked > 500
