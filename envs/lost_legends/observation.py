@@ -226,7 +226,7 @@ def encode(s, seat: int) -> np.ndarray:
 
 
 def _global_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
-    """G1-G10 (see the KNOWN BUG note above: today they are not part of the observation)."""
+    """G1-G10: the table, the level and the decision being taken, the same for every seat but the challenge holders."""
     n = s.n
     ones.append(_OFF["players"] + n - 3)
     lv = min(s.level, 2)
