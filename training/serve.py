@@ -40,9 +40,8 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 import envs
@@ -366,10 +365,36 @@ def create_app(
         routes=routes,
         exception_handlers={ApiError: api_error, 404: not_found, 405: not_found},
         middleware=[Middleware(SecurityHeaders)]
-        + ([Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []),
+        + ([Middleware(AllowedHosts, hosts=allowed_hosts)] if allowed_hosts else []),
     )
     app.state.store = store
     return app
+
+
+def host_name(header: str) -> str:
+    """The host of a Host header without its port: ``127.0.0.1:8000`` -> ``127.0.0.1``, and an IPv6
+    literal keeps its brackets, ``[::1]:8000`` -> ``[::1]`` (splitting at the first colon would not)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        end = header.find("]")
+        return header[: end + 1] if end > 0 else header
+    return header.split(":", 1)[0]
+
+
+class AllowedHosts:
+    """ASGI middleware: answer only requests whose Host header names one of ``hosts`` (against DNS
+    rebinding: a page elsewhere that resolves its own name to this machine gets 400)."""
+
+    def __init__(self, app, hosts: list[str]):
+        self.app, self.hosts = app, {h.lower() for h in hosts}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            header = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1")
+            if host_name(header) not in self.hosts:
+                await PlainTextResponse(f"host {header!r} is not served here", status_code=400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class SecurityHeaders:

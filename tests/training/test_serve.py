@@ -192,6 +192,15 @@ def test_other_sites_cannot_drive_the_server(client):
     with TestClient(serve.create_app(max_games=2, allowed_hosts=["127.0.0.1", "localhost"])) as c:
         assert c.get("/api/games", headers={"host": "evil.example"}).status_code == 400
         assert c.get("/api/games", headers={"host": "127.0.0.1:8000"}).status_code == 200
+        assert c.get("/api/games", headers={"host": "127.0.0.1.evil.example"}).status_code == 400
+    with TestClient(serve.create_app(max_games=2, allowed_hosts=["[::1]", "localhost"])) as c:
+        assert c.get("/api/games", headers={"host": "[::1]:8000"}).status_code == 200
+        assert c.get("/api/games", headers={"host": "[::2]:8000"}).status_code == 400
+
+
+def test_host_names_keep_ipv6_brackets():
+    assert serve.host_name("[::1]:8000") == "[::1]" and serve.host_name("LOCALHOST:80") == "localhost"
+    assert serve.host_name("127.0.0.1") == "127.0.0.1"
 
 
 def test_the_server_listens_on_loopback_by_default(monkeypatch):
