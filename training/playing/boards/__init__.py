@@ -1,6 +1,7 @@
 """Board views: per game, ``state + seat -> JSON-able dict`` of board components for the browser.
 
-Each game has a module here named after it (``last_heroes.py`` for ``last_heroes_v0``) with
+Each game has a module ``envs/<game>/board.py`` (``envs/last_heroes/board.py`` for ``last_heroes_v0``),
+built from the components of :mod:`envs.core.board`, with
 
 - ``board(state, seat) -> dict``: the board as ``seat`` may see it (never another seat's hidden
   cards, deck orders or secret picks); it reads only public state and that seat's own cards;
@@ -10,12 +11,7 @@ Each game has a module here named after it (``last_heroes.py`` for ``last_heroes
   of ``seat``'s move (default: ``describe_action`` itself, when nothing about it is secret).
 
 A game without a module gets :func:`generic_board`: its ``render(seat)`` text. The browser draws
-every view with one generic renderer, so the vocabulary is small:
-
-``{"title", "status", "sections": [section]}``; a section is ``{"title", "layout": "row" | "grid",
-"columns"?, "items": [item], "owner"?, "you"?, "active"?}``; an item is ``{"type": "card" | "monster" |
-"tile" | "token" | "track" | "hidden" | "empty", "name", "key"?, "values": [[label, value], ...],
-"text"?, "tags": [...], "color"?, "value"?, "max"?, "count"?}``.
+every view with one generic renderer; the vocabulary is in :mod:`envs.core.board`.
 """
 
 from __future__ import annotations
@@ -24,68 +20,9 @@ import importlib
 import logging
 from typing import Any
 
+from envs.core.board import card, empty, hidden, item, monster, section, tile, token, track  # noqa: F401
+
 LOG = logging.getLogger(__name__)
-
-
-# -- component helpers ------------------------------------------------------------------------------
-
-
-def item(
-    type_: str,
-    name: str,
-    key: str | None = None,
-    values: list | None = None,
-    tags: list | None = None,
-    text: str | None = None,
-    color: str | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": type_, "name": str(name), "values": [[str(k), v] for k, v in (values or [])]}
-    out["tags"] = [str(t) for t in (tags or []) if t]
-    if key is not None:
-        out["key"] = key
-    if text:
-        out["text"] = str(text)
-    if color:
-        out["color"] = color
-    out.update(extra)
-    return out
-
-
-def card(name: str, key: str | None = None, **kw: Any) -> dict[str, Any]:
-    return item("card", name, key, **kw)
-
-
-def monster(name: str, key: str | None = None, **kw: Any) -> dict[str, Any]:
-    return item("monster", name, key, **kw)
-
-
-def tile(name: str, key: str | None = None, **kw: Any) -> dict[str, Any]:
-    return item("tile", name, key, **kw)
-
-
-def token(name: str, value: Any = None, key: str | None = None, **kw: Any) -> dict[str, Any]:
-    return item("token", name, key, value=value, **kw)
-
-
-def track(name: str, value: float, maximum: float | None = None, key: str | None = None, **kw: Any) -> dict[str, Any]:
-    return item("track", name, key, value=value, max=maximum, **kw)
-
-
-def hidden(name: str, count: int, **kw: Any) -> dict[str, Any]:
-    return item("hidden", name, count=int(count), **kw)
-
-
-def empty(name: str = "empty", key: str | None = None, **kw: Any) -> dict[str, Any]:
-    return item("empty", name, key, **kw)
-
-
-def section(title: str, items: list, layout: str = "row", columns: int | None = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"title": title, "layout": layout, "items": items}
-    if columns is not None:
-        out["columns"] = int(columns)
-    out.update(extra)
-    return out
 
 
 # -- dispatch ---------------------------------------------------------------------------------------
@@ -95,9 +32,9 @@ def _module(env_id: str):
     from training.playing.session import game_name
 
     try:
-        return importlib.import_module(f"{__name__}.{game_name(env_id)}")
+        return importlib.import_module(f"envs.{game_name(env_id)}.board")
     except ModuleNotFoundError as e:
-        if e.name != f"{__name__}.{game_name(env_id)}":
+        if e.name != f"envs.{game_name(env_id)}.board":
             raise
         return None
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from envs.core.board import card, empty, hidden, monster, section, token, track
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.actions import LAYOUT
 from envs.heroes_and_monsters.content import ADVERSARIES, CARDS, GENERALS, INVADERS, PLANS
 from envs.heroes_and_monsters.docs import effect_text
 from envs.heroes_and_monsters.rules import PHASES
-from training.playing.boards import card, empty, hidden, monster, section, token, track
 
 RACE_CSS = ("#27ae60", "#7f8c8d", "#c0392b", "#8e6e53")  # Greenskin, Undead, Dragonkin, Neutral
 RESOURCE_CSS = ("#8e6e53", "#8e44ad", "#c0392b")

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from envs.core.board import card, empty, hidden, monster, section, token, track
 from envs.lost_legends import actions as A
 from envs.lost_legends import rules as R
 from envs.lost_legends.content import CARDS, HERO_NAMES, MONSTER_TYPE_NAMES, SKILLS
-from training.playing.boards import card, empty, hidden, monster, section, token, track
 
 NO = -1
 SLOT_NAMES = (

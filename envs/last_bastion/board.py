@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from envs.core.board import card, empty, item, section, tile, token, track
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT
-from training.playing.boards import card, empty, item, section, tile, token, track
 
 DEPLOYED = "deployed"
 # Where each space sits on the 5x5 picture (the tiles fill the middle 3x3): s0-s2 below the bottom
