@@ -10,10 +10,10 @@ per line-up and table, seat-balanced (``training.evaluate``):
 
 | Kind | Line-up | Folder under ``evaluation/`` |
 |---|---|---|
-| competitive | the bot against random opponents | ``vs_random`` |
-| competitive | the bot against heuristic opponents | ``vs_heuristic`` |
+| competitive | the bot against random opponents | ``random`` |
+| competitive | the bot against heuristic opponents | ``heuristic`` |
 | cooperative | the bot in every seat | ``team`` |
-| cooperative | the bot beside heuristic partners (2+ players) | ``mixed`` |
+| cooperative | the bot beside heuristic partners (2+ players) | ``with_heuristic`` |
 | cooperative | the all-heuristic team; the all-random team | ``heuristic_team``, ``random_team`` |
 
 Each ``--variant key=v1,v2`` value (other than the trained one) adds the bot's line-ups and, in a
@@ -36,18 +36,17 @@ import envs
 from training.atomic import atomic_path, atomic_write_text
 from training.checkpoints import copy_checkpoint, read_checkpoint_metadata, update_checkpoint_metadata
 from training.evaluate import _pct, parse_variants, prepare, run, write_outputs
+from training.train import lineups_to_evaluate
 
 RECORD_FILES = ("config.yaml", "eval_history.jsonl", "final_evaluation.json", "pool/pool.json", "pretrain.json")
 
 
 def lineups(cooperative: bool, bot: str, num_players: int) -> dict[str, list[str]]:
-    """Line-up name -> agent specs (see the module table)."""
-    if not cooperative:
-        return {"vs_random": [bot, "random"], "vs_heuristic": [bot, "heuristic"]}
-    out = {"team": [bot]}
-    if num_players > 1:
-        out["mixed"] = [bot, "heuristic"]
-    out.update(heuristic_team=["heuristic"], random_team=["random"])
+    """Line-up name -> agent specs: training's evaluation line-ups, and in a cooperative game the
+    all-heuristic and all-random teams the bot is compared with."""
+    out = lineups_to_evaluate(cooperative, bot, num_players)
+    if cooperative:
+        out.update(heuristic_team=["heuristic"], random_team=["random"])
     return out
 
 
@@ -55,7 +54,7 @@ def variant_lineups(cooperative: bool, bot: str, num_players: int) -> dict[str, 
     """At a variant: the bot's line-ups, and the baseline teams a difficulty is judged by."""
     chosen = lineups(cooperative, bot, num_players)
     if cooperative:
-        chosen.pop("mixed", None)
+        chosen.pop("with_heuristic", None)
     return chosen
 
 
@@ -89,7 +88,7 @@ def summary_table(cooperative: bool, rows: list[tuple[str, str, int, dict[str, A
         for variant, name, n, r in rows:
             lo, hi = r["win_rate_ci95"]
             lines.append(
-                f"| {n} | {variant} | {name.removeprefix('vs_')} | {r['wins']} / {r['games']} | "
+                f"| {n} | {variant} | {name} | {r['wins']} / {r['games']} | "
                 f"{_pct(r['win_rate'])} ({_pct(lo)}-{_pct(hi)}) | {_pct(r['win_share_rate'])} | {_pct(1 / n)} | "
                 f"{r['mean_score']:.2f} |"
             )

@@ -20,9 +20,9 @@ def _untrained_checkpoint(tmp_path, config, *overrides):
 
 
 def test_line_ups_by_kind():
-    assert lineups(False, "bot", 3) == {"vs_random": ["bot", "random"], "vs_heuristic": ["bot", "heuristic"]}
+    assert lineups(False, "bot", 3) == {"random": ["bot", "random"], "heuristic": ["bot", "heuristic"]}
     assert list(lineups(True, "bot", 1)) == ["team", "heuristic_team", "random_team"]  # no partners alone
-    assert lineups(True, "bot", 2)["mixed"] == ["bot", "heuristic"]
+    assert lineups(True, "bot", 2)["with_heuristic"] == ["bot", "heuristic"]
 
 
 def test_a_cooperative_release_records_every_table_line_up_and_variant(tmp_path):
@@ -35,14 +35,14 @@ def test_a_cooperative_release_records_every_table_line_up_and_variant(tmp_path)
     # normal is the trained difficulty: it is the main table, not a variant
     assert set(ev) == {"1p", "3p", "1p__difficulty=novice", "3p__difficulty=novice"}
     assert set(ev["1p"]) == {"team", "heuristic_team", "random_team"}
-    assert set(ev["3p"]) == {"team", "mixed", "heuristic_team", "random_team"}
+    assert set(ev["3p"]) == {"team", "with_heuristic", "heuristic_team", "random_team"}
     assert set(ev["3p__difficulty=novice"]) == {"team", "heuristic_team", "random_team"}
-    row = ev["3p"]["mixed"]
+    row = ev["3p"]["with_heuristic"]
     assert row["games"] == 3 and 0 <= row["wins"] <= 3  # one seat rotation of the bot among partners
     assert meta["evaluation_games_per_table"] == 1
     table = out["summary"].read_text().splitlines()
     assert len(table) == 2 + len(out["rows"]) and "| 3 | difficulty=novice | heuristic_team |" in out["table"]
-    stored = json.loads((tmp_path / "ship" / "evaluation" / "mixed" / "3p" / "results.json").read_text())
+    stored = json.loads((tmp_path / "ship" / "evaluation" / "with_heuristic" / "3p" / "results.json").read_text())
     assert stored["team"]["lineup"][1] == "heuristic"
 
 
@@ -50,6 +50,6 @@ def test_a_competitive_release_reports_win_shares(tmp_path):
     ckpt = _untrained_checkpoint(tmp_path, None)  # the quickstart: Last Heroes at 2 players
     out = release(ckpt, tmp_path / "ship" / "lh", games=2, seed=5, progress=False)
     ev = read_checkpoint_metadata(out["checkpoint"])["evaluation"]
-    assert set(ev) == {"2p"} and set(ev["2p"]) == {"vs_random", "vs_heuristic"}
-    assert 0.0 <= ev["2p"]["vs_heuristic"]["win_share_rate"] <= 1.0
+    assert set(ev) == {"2p"} and set(ev["2p"]) == {"random", "heuristic"}
+    assert 0.0 <= ev["2p"]["heuristic"]["win_share_rate"] <= 1.0
     assert "| 2 | - | heuristic | " in out["table"] and "| 50.0% |" in out["table"]
