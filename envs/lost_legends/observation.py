@@ -170,6 +170,43 @@ def _mb(ones: list, idx: list, val: list, at: int, monster_id: int, markers: int
     val += (markers / 20, (m.life - markers) / 20)
 
 
+# G8 and G10 as ready-made slices: the face-up monster (no markers) per card id, and the token stacks
+# per tuple of taken counts (a few thousand combinations at most), so a step copies them whole.
+_FACEUP_AT, _STACKS_AT = _OFF["faceup"], _OFF["stacks"]
+_STACKS_SIZE = 2 * len(TROPHY_STACKS)
+_FACEUP_ROWS: dict[int, np.ndarray] = {}
+_STACK_ROWS: dict[tuple, np.ndarray] = {}
+
+
+def _faceup_row(monster_id: int) -> np.ndarray:
+    row = _FACEUP_ROWS.get(monster_id)
+    if row is None:
+        ones: list[int] = []
+        idx: list[int] = []
+        val: list[float] = []
+        _mb(ones, idx, val, 0, monster_id, 0)
+        row = np.zeros(MB_SIZE, np.float32)
+        row[idx] = np.clip(val, 0.0, 1.0)
+        row[ones] = 1.0
+        row = _FACEUP_ROWS[monster_id] = row
+    return row
+
+
+def _stacks_row(taken: tuple) -> np.ndarray:
+    row = _STACK_ROWS.get(taken)
+    if row is None:
+        row = np.zeros(_STACKS_SIZE, np.float32)
+        for k, (_, _, _, values) in enumerate(TROPHY_STACKS):
+            row[2 * k] = (len(values) - taken[k]) / len(values)
+            row[2 * k + 1] = values[taken[k]] / 10 if taken[k] < len(values) else 0.0
+        row = _STACK_ROWS[taken] = row
+    return row
+
+
+# Per player count n and observer: the absolute seats in relative order, to gather the cached rows in one call.
+_ROTATIONS = {n: [np.array([(seat + r) % n for r in range(n)]) for seat in range(n)] for n in range(3, MAX_PLAYERS + 1)}
+
+
 # The projected damage of one weapon with no boosts or mana (V7) is a pure function of the content
 # tables, memoised under everything it depends on (so an entry is never stale); cleared if it grows large.
 _WEAPON_DEALT: dict[tuple, int] = {}
@@ -199,33 +236,35 @@ def encode(s, seat: int) -> np.ndarray:
     idx: list[int] = []
     val: list[float] = []
     n = s.n
-    _global_blocks(s, seat, ones, idx, val)
-    rows = _seat_rows(s)
     v = np.zeros(_SIZE, np.float32)
+    _global_blocks(s, seat, v, ones, idx, val)
+    # The cached rows in relative seat order, gathered straight into the observation.
+    seat_part = v[_ROWS_AT : _ROWS_AT + n * SEAT_SIZE].reshape(n, SEAT_SIZE)
+    np.take(_seat_rows(s), _ROTATIONS[n][seat], axis=0, out=seat_part)
     start, turn, current = s.start, s.turn_seat, s.current_player
+    if start != NO:
+        ones.append(_ROWS_AT + (start - seat) % n * SEAT_SIZE + _STARTING)
+    if turn != NO:
+        ones.append(_ROWS_AT + (turn - seat) % n * SEAT_SIZE + _TURN)
+    if current != NO:
+        ones.append(_ROWS_AT + (current - seat) % n * SEAT_SIZE + _SELECTED)
+    defeated, picks, gold, life, mana = s.defeated, s.picks, s.gold, s.life, s.mana
     for r in range(n):
         i = (seat + r) % n
         b = _ROWS_AT + r * SEAT_SIZE
-        v[b : b + SEAT_SIZE] = rows[i]
-        if i == start:
-            ones.append(b + _STARTING)
-        if i == turn:
-            ones.append(b + _TURN)
-        if i == current:
-            ones.append(b + _SELECTED)
-        if s.defeated[i]:
+        if defeated[i]:
             ones.append(b + _DEFEATED)
-        if s.picks[i] != NO:
+        if picks[i] != NO:
             ones.append(b + _HAS_PICKED)
         idx += (b + _GOLD, b + _TRACKS, b + _TRACKS + 2)
-        val += (s.gold[i] / 30, s.life[i] / 10, s.mana[i] / 10)
+        val += (gold[i] / 30, life[i] / 10, mana[i] / 10)
     _private_blocks(s, seat, ones, idx, val)
     v[np.fromiter(idx, np.intp, len(idx))] = np.fromiter(val, np.float32, len(val)).clip(0.0, 1.0)
     v[np.fromiter(ones, np.intp, len(ones))] = 1.0
     return v
 
 
-def _global_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
+def _global_blocks(s, seat: int, v: np.ndarray, ones: list, idx: list, val: list) -> None:
     """G1-G10: the table, the level and the decision being taken, the same for every seat but the challenge holders."""
     n = s.n
     ones.append(_OFF["players"] + n - 3)
@@ -240,31 +279,29 @@ def _global_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
     cap = s.game.options["combat_turn_cap_per_player"] * n
     idx += (_OFF["turns"], _OFF["pile"])
     val += (s.performed / cap, len(s.piles[lv]) / 15)
-    _mb(ones, idx, val, _OFF["faceup"], s.faceup, 0)
+    if s.faceup >= 0:
+        v[_FACEUP_AT : _FACEUP_AT + MB_SIZE] = _faceup_row(s.faceup)
     for t in range(4):
         h = s.challenge[t]
         ones.append(_OFF["challenge"] + 6 * t + (0 if h == NO else 1 + (h - seat) % n))
-    for k, (_, _, _, values) in enumerate(TROPHY_STACKS):
-        taken = s.stack_taken[k]
-        idx += (_OFF["stacks"] + 2 * k, _OFF["stacks"] + 2 * k + 1)
-        val += ((len(values) - taken) / len(values), values[taken] / 10 if taken < len(values) else 0.0)
+    v[_STACKS_AT : _STACKS_AT + _STACKS_SIZE] = _stacks_row(tuple(s.stack_taken))
 
 
-def _seat_rows(s) -> list[np.ndarray]:
-    """Every seat's cached row (absolute seat order), rebuilding the stale ones."""
+def _seat_rows(s) -> np.ndarray:
+    """Every seat's cached row (absolute seat order, one matrix), rebuilding the stale ones."""
     cache = s.__dict__.get("_row_cache")
     if cache is None:
         cache = s._row_cache = [None] * s.n
-    rows = []
+        s._row_matrix = np.zeros((s.n, SEAT_SIZE), np.float32)
+    rows = s._row_matrix
     for i in range(s.n):
         # Everything the cached row shows; one list (fixed-length parts first, trophies last).
         sig = s.slots[i] + s.exhausted[i] + s.levels[i] + s.tokens[i] + s.challenge
         sig += (s.heroes[i], s.xp[i], s.life_base[i], s.mana_base[i], s.legend[i], s.front[i], s.markers[i])
         sig += s.trophies[i]
-        cached = cache[i]
-        if cached is None or cached[0] != sig:
-            cached = cache[i] = (sig, _seat_row(s, i))
-        rows.append(cached[1])
+        if cache[i] != sig:
+            cache[i] = sig
+            rows[i] = _seat_row(s, i)
     return rows
 
 
