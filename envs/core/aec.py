@@ -221,7 +221,30 @@ class TurnBasedEnv(AECEnv):
             return self._zero_mask.copy()
         return state.legal_mask().copy()
 
+    def legal_actions(self, agent: str | None = None) -> list[int]:
+        """The legal action ids of ``agent`` (default: the selected one); empty when it is not its turn."""
+        return np.flatnonzero(self.action_mask(self._known_agent(agent))).tolist()
+
+    def _known_agent(self, agent: str | None) -> str:
+        if agent is None:
+            return self.agent_selection
+        if agent not in self._seat:
+            raise ValueError(f"unknown agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
+        return agent
+
     # -- text -----------------------------------------------------------------------------
+    def action_meaning(self, agent: str, action: int) -> str:
+        """Readable meaning of ``action`` for ``agent``: what it does now on that agent's turn, else the
+        generic label of its action block (which cards or targets it names depends on the moment)."""
+        agent = self._known_agent(agent)
+        n = self.game.action_layout.num_actions
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < n:
+            raise ValueError(f"action {action!r} is not an action id: ids are the integers 0..{n - 1}")
+        state = self.state
+        if state is not None and self._seat[agent] == state.current_player and not self.terminations.get(agent):
+            return state.describe_action(int(action))
+        return self.game.action_layout.label(int(action))
+
     def describe_action(self, action: int) -> str:
         """Readable meaning of ``action`` for the selected agent now."""
         if self.state is None:

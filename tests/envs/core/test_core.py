@@ -176,3 +176,21 @@ def test_num_legal_counts_the_mask_over_whole_games():
             assert state.num_legal() == len(np.flatnonzero(mask)) == len(state.legal_actions())
             state.apply(int(rng.choice(np.flatnonzero(mask))))
         assert state.num_legal() == 0  # nothing is legal once the game is over
+
+
+def test_legal_actions_and_action_meaning_per_agent():
+    env = relay_env(num_players=3)
+    env.reset(seed=3)
+    actor = env.agent_selection
+    waiting = next(a for a in env.agents if a != actor)
+    legal = env.legal_actions(actor)
+    assert legal == env.legal_actions() == np.flatnonzero(env.observe(actor)["action_mask"]).tolist() and legal
+    assert env.legal_actions(waiting) == []
+    assert env.action_meaning(actor, legal[0]) == env.describe_action(legal[0])
+    assert env.action_meaning(waiting, legal[0]) == RELAY_LAYOUT.label(legal[0])  # not its turn: the generic label
+    with pytest.raises(ValueError, match="unknown agent 'player_9': the agents are player_0, player_1, player_2"):
+        env.legal_actions("player_9")
+    with pytest.raises(ValueError, match="ids are the integers 0..."):
+        env.action_meaning(actor, RELAY_LAYOUT.num_actions)
+    with pytest.raises(ValueError, match="is not an action id"):
+        env.action_meaning(actor, "1")
