@@ -350,7 +350,6 @@ class CombatMixin:
             paid = min(line.n, self.gold[q])
             self.gold[q] -= paid
             self.gold_in += paid
-            self._phi = None
         elif line.op == "C-EXH":
             self.exh_kinds = list(line.kinds)
             if self.exhaust_options(q):
@@ -412,11 +411,12 @@ class CombatMixin:
         m = self.front[p]
         monster = CARDS[m]
         self.front[p], self.markers[p] = NO, 0
+        # It is a trophy from here, before the level rewards of 2.8 a step 1 are chosen (the rulebook's step
+        # 3): no reward depends on trophies, and the card is then never out of every zone.
         self.trophies[p].append(m)  # only its type counts; challenge and tokens are checked below
         before = self.xp[p]
         self.xp[p] += monster.xp
         ups = sum(before < t <= self.xp[p] for t in XP_THRESHOLDS)
-        self._phi = None
         self._push(*[["level_reward", p] for _ in range(ups)], ["kill_rest", p, m])
         self.pending_rewards = ups
 
@@ -425,7 +425,6 @@ class CombatMixin:
 
     def _reward_done(self) -> None:
         self.pending_rewards -= 1
-        self._phi = None
 
     def _do_reward_gold(self) -> None:
         self._pay_out(self.current_player, REWARD_GOLD)
@@ -470,7 +469,6 @@ class CombatMixin:
             if ok:
                 self.tokens[p][k] = values[self.stack_taken[k]]
                 self.stack_taken[k] += 1
-        self._phi = None
 
     def _restore_useful(self, q: int) -> bool:
         return not self.game.options["mask_useless_actions"] or self.mana[q] < self.max_mana(q)
@@ -490,7 +488,7 @@ class CombatMixin:
                 mask[A.USE + s] = 1
             elif card.use == "mana" and self._restore_useful(p):
                 mask[A.USE + s] = 1
-            if s == atk["weapon"] or s in atk["used"]:
+            if (s == atk["weapon"] and s != UNARMED_W) or s in atk["used"]:  # UNARMED_W is also slot 3's number
                 line = self.for_line(p, s)
                 if (
                     line is not None

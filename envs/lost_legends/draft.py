@@ -152,7 +152,6 @@ class DraftMixin:
         self.picks[seat] = NO
         self._add_skill_card(seat, card)
         self._pay_out(seat, SKILL_GOLD[self.level])
-        self._phi = None
 
     def _do_buy(self) -> None:
         seat = self.current_player
@@ -165,7 +164,6 @@ class DraftMixin:
         self.exhausted[seat][slot] = False
         self.picks[seat] = NO
         self._gear_refill(seat)
-        self._phi = None
 
     def _do_convert(self, slot: int) -> None:
         seat = self.current_player

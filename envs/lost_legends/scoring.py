@@ -49,7 +49,6 @@ class ScoringMixin:
         # New starting player: fewest legend markers; ties to the closest clockwise, himself last.
         former = self.start
         self.start = min(range(n), key=lambda i: (self.legend[i], (i - former) % n or n))
-        self._phi = None
         if lv + 1 < NUM_LEVELS:
             self.level = lv + 1
             self._push(["level_start"])

@@ -123,7 +123,6 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
         self.truncated = False
         self._rewards = [0.0] * n
         self._mask: np.ndarray | None = None
-        self._phi: list[float] | None = None
 
     @classmethod
     def new(cls, game: LostLegendsGame, seed: int | None) -> LostLegendsState:
