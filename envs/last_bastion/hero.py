@@ -4,6 +4,7 @@ outcome choice, exit effects). A mixin of :class:`~envs.last_bastion.rules.LastB
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 from envs.last_bastion import content as C
@@ -25,6 +26,43 @@ from envs.last_bastion.state import (
 #: per tile: the adjacent tiles, and every other tile (Ysolde), in increasing order
 _NEIGHBOURS = tuple(tuple(u for u in range(9) if C.adjacent(u, t)) for t in range(9))
 _OTHERS = tuple(tuple(u for u in range(9) if u != t) for t in range(9))
+
+
+@lru_cache(maxsize=1 << 16)
+def _plan(info: tuple, dice: tuple, pool: tuple | None):
+    """HeroPhase._plan on its inputs alone ((colour, effective resistance, warded) per target, the
+    dice, the token pool or None), memoised: a combat asks the same questions up to 5 times, and
+    the inputs take few values. Returns tuples (the caller copies them)."""
+    k = len(info)
+    if k == 1:  # one target: the search's answer in closed form (every matching die on it)
+        colour, res, ward = info[0]
+        short = max(0, res - sum(1 for d in dice if d == C.WHITE or d == colour))
+        if short and (ward or pool is None or short > pool[colour]):
+            return None
+        need = [0] * 5
+        need[colour] = short
+        return tuple(need), (short,)
+    best = None
+    for assign in product(range(k + 1), repeat=len(dice)):
+        counts = [0] * k
+        for d, t in zip(dice, assign):
+            if t < k and (d == C.WHITE or d == info[t][0]):
+                counts[t] += 1
+        need = [0] * 5
+        shorts = []
+        ok = True
+        for t, (colour, res, ward) in enumerate(info):
+            short = max(0, res - counts[t])
+            if short and (ward or pool is None):
+                ok = False
+                break
+            need[colour] += short
+            shorts.append(short)
+        if not ok or (pool is not None and any(need[c] > pool[c] for c in range(5))):
+            continue
+        if best is None or sum(shorts) < sum(best[1]):
+            best = (tuple(need), tuple(shorts))
+    return best
 
 
 class HeroPhase:
@@ -156,7 +194,8 @@ class HeroPhase:
     # -- combat --
     def pool(self) -> list[int]:
         """Equipment available to the active hero's combat, per colour."""
-        return [sum(self.heroes[p]["equip"][c] for p in self._pool_heroes()) for c in range(5)]
+        equips = [self.heroes[p]["equip"] for p in self._pool_heroes()]  # the heroes once, not per colour
+        return [sum(e[c] for e in equips) for c in range(5)]
 
     def _pool_heroes(self) -> list[int]:
         a = self.active
@@ -190,28 +229,8 @@ class HeroPhase:
                     not self.suppressed(s) and card.central is not None and card.central.prim == "ONG_WARD",
                 )
             )
-        best = None
-        k = len(info)
-        for assign in product(range(k + 1), repeat=len(dice)):
-            counts = [0] * k
-            for d, t in zip(dice, assign):
-                if t < k and (d == C.WHITE or d == info[t][0]):
-                    counts[t] += 1
-            need = [0] * 5
-            shorts = []
-            ok = True
-            for t, (colour, res, ward) in enumerate(info):
-                short = max(0, res - counts[t])
-                if short and (ward or pool is None):
-                    ok = False
-                    break
-                need[colour] += short
-                shorts.append(short)
-            if not ok or (pool is not None and any(need[c] > pool[c] for c in range(5))):
-                continue
-            if best is None or sum(shorts) < sum(best[1]):
-                best = (need, shorts)
-        return best
+        best = _plan(tuple(info), tuple(dice), None if pool is None else tuple(pool))
+        return None if best is None else (list(best[0]), list(best[1]))
 
     def _combat_outcomes(self, targets: list[int], dice: list[int]) -> list[int]:
         pool = self.pool()

@@ -18,7 +18,8 @@ class HordePhase:
         std = self.elements["standard"]
         if std["state"] == DEPLOYED and std["seat"] == b:
             self._return_element("standard")
-        self.sanct = [-1 if x == b else x for x in self.sanct]
+        if b in self.sanct:  # this board's sanctified marks end
+            self.sanct = [-1 if x == b else x for x in self.sanct]
         p = self.player_at[b]
         self.active = p if self.in_play(p) else -1
         self.neutral = self.active < 0
@@ -32,7 +33,8 @@ class HordePhase:
             c = self.spaces[s]
             if c >= 0 and (e := C.CARDS[c].central) is not None and e.prim not in C.ONGOING and not self.suppressed(s):
                 items.append([slot, ["rec", s, c]])
-        self._push(["order", "rec", items])
+        if items:  # an "order" task without items does nothing
+            self._push(["order", "rec", items])
 
     def _t_order(self, kind: str, items: list) -> None:
         if not items:
@@ -55,7 +57,8 @@ class HordePhase:
 
     def _t_power(self) -> None:
         b = self.board
-        if all(self.spaces[3 * b + k] >= 0 for k in range(3)):
+        sp = self.spaces
+        if sp[3 * b] >= 0 and sp[3 * b + 1] >= 0 and sp[3 * b + 2] >= 0:  # a full board
             prim = ("LOSE_LIFE", "PLAGUE_WIND", "SOUL_DRAIN", "SIEGE_BREACH")[b]
             self._push(["fx", prim, 1, -1, -1, "board"])
         elif not self.neutral:

@@ -60,6 +60,10 @@ ACTIVATE_ID = LAYOUT.encode("ACTIVATE")
 FIGHT_BOTH_ID = LAYOUT.encode("FIGHT_BOTH")
 
 
+_IS_WARLORD = tuple(c.warlord for c in C.CARDS)
+_TASK_HANDLERS: dict[type, dict[str, Any]] = {}
+
+
 def _copy(v):
     if isinstance(v, list):
         return [_copy(x) for x in v]
@@ -192,10 +196,10 @@ class StateBase(State):
         return p >= 0 and self.heroes[p]["status"] == IN
 
     def power_usable(self, p: int, hero: int | None = None) -> bool:
-        if not self.in_play(p):
+        if p < 0:
             return False
-        h = self.heroes[p]
-        return not h["wounded"] and not h["board_grasped"] and (hero is None or h["hero"] == hero)
+        h = self.heroes[p]  # in_play(p), inlined: asked several times per step
+        return h["status"] == IN and not h["wounded"] and not h["board_grasped"] and (hero is None or h["hero"] == hero)
 
     def suppressed(self, s: int) -> bool:
         net = self.elements["net"]
@@ -204,11 +208,16 @@ class StateBase(State):
     def _central_effects(self) -> tuple:
         """``(key, ongoing counts, sealed tiles)`` of the cards in play: the active ongoing effects
         per ONG_ primitive, and the tiles facing an active ONG_SEAL card. Kept until the spaces, the
-        sanctified marks or the Net change (the key holds all of them)."""
+        sanctified marks or the Net change (the key holds copies of all of them, compared as lists)."""
         net = self.elements["net"]
-        key = (tuple(self.spaces), tuple(self.sanct), net["state"], net["where"])
         cached = self.__dict__.get("_central_cache")
-        if cached is None or cached[0] != key:
+        if (
+            cached is None
+            or cached[0][0] != self.spaces
+            or cached[0][1] != self.sanct
+            or cached[0][2] != net["state"]
+            or cached[0][3] != net["where"]
+        ):
             counts = dict.fromkeys(C.ONGOING, 0)
             sealed = set()
             for s in range(12):
@@ -219,6 +228,7 @@ class StateBase(State):
                         counts[e.prim] += 1
                         if e.prim == "ONG_SEAL":
                             sealed.add(C.SPACE_FACES[s])
+            key = (list(self.spaces), list(self.sanct), net["state"], net["where"])
             cached = self._central_cache = (key, counts, frozenset(sealed))
         return cached
 
@@ -288,28 +298,38 @@ class StateBase(State):
 
     def completable_types(self) -> list[bool]:
         """``completable(k)`` for every tile type k, in one pass over the spaces (the observation and
-        the Calls to Arms of MAIN ask for all of them)."""
-        sp = self.spaces
-        any_card = any_free = any_monster = False
+        the Calls to Arms of MAIN ask for all of them): counts of free spaces and Monsters stand for
+        the per-space scans of :meth:`completable`."""
+        sp, el, heroes = self.spaces, self.elements, self.heroes
+        free = monsters = 0
         for c in sp:
             if c < 0:
-                any_free = True
-            else:
-                any_card = True
-                any_monster = any_monster or not C.CARDS[c].warlord
+                free += 1
+            elif not _IS_WARLORD[c]:
+                monsters += 1
+        any_card, any_free = free < 12, free > 0
         out = [True] * len(C.TILES)  # Market, Great Hall
         out[C.STANDARD] = self._available("standard")
-        trap = self.elements["trap"]["where"] if self.elements["trap"]["state"] == DEPLOYED else -1
-        out[C.QUARRY] = self._available("trap") and any(sp[s] < 0 and s != trap for s in range(12))
-        out[C.TREBUCHET] = any_monster and self._available("net") and any(self._net_target(s) for s in range(12))
-        out[C.TOMB] = any_monster
+        # Quarry: a free space without the Trap; Trebuchet: a Monster without the Net
+        trap, net = el["trap"], el["net"]
+        if trap["state"] == DEPLOYED and 0 <= trap["where"] < 12 and sp[trap["where"]] < 0:
+            free -= 1
+        out[C.QUARRY] = free > 0 and self._available("trap")
+        targets = monsters
+        if net["state"] == DEPLOYED and 0 <= net["where"] < 12:
+            c = sp[net["where"]]
+            if c >= 0 and not _IS_WARLORD[c]:
+                targets -= 1
+        out[C.TREBUCHET] = targets > 0 and self._available("net")
+        out[C.TOMB] = monsters > 0
         out[C.TOWER] = any_card and any_free
-        out[C.FOUNTAIN] = (
-            any(self.grasped)
-            or any_card
-            or any(self.in_play(p) and h["board_grasped"] for p, h in enumerate(self.heroes))
-        )
-        out[C.DISPENSARY] = self.reserve_life > 0 and any(h["status"] == OUT for h in self.heroes)
+        board_grasped = out_hero = False  # a hero in play with a grasped board; a hero taken out
+        for h in heroes:
+            status = h["status"]
+            board_grasped = board_grasped or (status == IN and h["board_grasped"])
+            out_hero = out_hero or status == OUT
+        out[C.FOUNTAIN] = any_card or any(self.grasped) or bool(board_grasped)
+        out[C.DISPENSARY] = self.reserve_life > 0 and out_hero
         return out
 
     def _net_target(self, s: int) -> bool:
@@ -318,11 +338,12 @@ class StateBase(State):
         return c >= 0 and not C.CARDS[c].warlord and not (net["state"] == DEPLOYED and net["where"] == s)
 
     def controller(self) -> int:
-        if not self.neutral and self.in_play(self.active):
-            return self.active
+        heroes, a = self.heroes, self.active  # in_play(p), inlined: asked at every decision
+        if not self.neutral and a >= 0 and heroes[a]["status"] == IN:
+            return a
         for k in range(1, 5):
             p = self.player_at[(self.board + k) % 4]
-            if self.in_play(p):
+            if p >= 0 and heroes[p]["status"] == IN:
                 return p
         return -1
 
@@ -449,9 +470,14 @@ class StateBase(State):
 
     # == the task loop ===========================================================================
     def _run(self) -> None:
+        handlers = _TASK_HANDLERS.get(type(self))
+        if handlers is None:  # task name -> the class's ``_t_<name>``, looked up once per class
+            handlers = _TASK_HANDLERS[type(self)] = {
+                name[3:]: getattr(type(self), name) for name in dir(type(self)) if name.startswith("_t_")
+            }
         while self.result is None and self.decision is None:
             task = self.stack.pop()
-            getattr(self, "_t_" + task[0])(*task[1:])
+            handlers[task[0]](self, *task[1:])
         if self.result is not None:
             self.decision = None
             self.stack = []
@@ -476,5 +502,7 @@ class StateBase(State):
         return PLAYER_ID + (self.seat_of[p] - self._seat()) % 4
 
     def _decide_spaces(self, kind: str, spaces: list[int], **extra: Any) -> None:
+        """_decide with the spaces as ids in the controller's frame (the controller asked once)."""
         self.current_player = self.controller()
-        self._decide(kind, [self._sp(s) for s in spaces], **extra)
+        seat3 = 3 * self._seat()
+        self.decision = {"kind": kind, "legal": sorted({SPACE_ID + (s - seat3) % 12 for s in spaces}), **extra}

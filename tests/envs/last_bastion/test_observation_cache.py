@@ -6,12 +6,14 @@ everything its part reads). Also the rules' cached helpers against their plain d
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
 import pytest
 
 from envs.last_bastion import content as C
+from envs.last_bastion.hero import _plan
 from envs.last_bastion.observation import observe_reference
 from envs.last_bastion.rules import LastBastionGame
 
@@ -106,6 +108,20 @@ def _edits(s, rng):
         lambda: setattr(s, "acted", not s.acted),
         lambda: setattr(s, "neutral", not s.neutral),
         lambda: setattr(s, "layout", rng.sample(s.layout, 9)),
+        # fields the change detection watches that the edits above leave alone
+        lambda: setattr(s, "reserve_cta", max(0, s.reserve_cta - 1)),
+        lambda: setattr(s, "board_turns", s.board_turns + 7),
+        lambda: setattr(s, "moved", not s.moved),
+        lambda: setattr(s, "power_used", not s.power_used),
+        lambda: s.sanct.__setitem__(free[0], 1) if free else None,
+        lambda: h.__setitem__("status", "out"),
+        lambda: h.__setitem__("status", "in"),
+        lambda: s.elements["standard"].update(state="home", where=-1, seat=-1),
+        lambda: s.elements["trap"].__setitem__("state", "parked"),
+        lambda: s.elements["net"].__setitem__("where", (s.elements["net"]["where"] + 1) % 12),
+        lambda: s.grasped.__setitem__(rng.randrange(9), False),
+        lambda: s.spaces.__setitem__(full[0], spare.pop()) if full and spare else None,
+        lambda: s.deck.insert(0, s.deck.pop()) if len(s.deck) > 1 else None,
     ]
 
 
@@ -137,3 +153,40 @@ def test_legal_mask_follows_the_decision():
     assert s.legal_mask().sum() == len(s.legal_actions()) > 0
     s.decision["legal"] = s.decision["legal"][:1]  # and an edited decision is followed
     assert np.flatnonzero(s.legal_mask()).tolist() == s.decision["legal"]
+
+
+def _plain_plan(info, dice, pool):
+    """HeroPhase._plan's search as first written: every assignment of dice to targets, the first
+    cheapest kept."""
+    best = None
+    k = len(info)
+    for assign in itertools.product(range(k + 1), repeat=len(dice)):
+        counts = [0] * k
+        for d, t in zip(dice, assign):
+            if t < k and (d == C.WHITE or d == info[t][0]):
+                counts[t] += 1
+        need, shorts, ok = [0] * 5, [], True
+        for t, (colour, res, ward) in enumerate(info):
+            short = max(0, res - counts[t])
+            if short and (ward or pool is None):
+                ok = False
+                break
+            need[colour] += short
+            shorts.append(short)
+        if not ok or (pool is not None and any(need[c] > pool[c] for c in range(5))):
+            continue
+        if best is None or sum(shorts) < sum(best[1]):
+            best = (need, shorts)
+    return best
+
+
+def test_memoised_combat_plan_matches_the_plain_search():
+    """hero._plan (memoised, one target in closed form) against the plain search, on random inputs."""
+    rng = random.Random(11)
+    for _ in range(3000):
+        info = tuple((rng.randrange(5), rng.randrange(6), rng.random() < 0.2) for _ in range(rng.choice((1, 1, 2))))
+        dice = tuple(rng.randrange(len(C.DIE_FACES)) for _ in range(rng.randrange(1, 5)))
+        pool = None if rng.random() < 0.4 else tuple(rng.randrange(4) for _ in range(5))
+        plain = _plain_plan(info, dice, pool)
+        expected = None if plain is None else (tuple(plain[0]), tuple(plain[1]))
+        assert _plan(info, dice, pool) == expected, (info, dice, pool)
