@@ -216,17 +216,23 @@ def _pending(s, v: np.ndarray, b: int, card_ids: bool) -> None:
     v[SL["double_pending"]] = float(any(task[0] == "kaela" for task in s.stack))
 
 
+def pending_card(s) -> int:
+    """The card the open decision is about: the one being placed, or the source of a victim choice; else -1."""
+    d = s.decision
+    if d["kind"] == "PLACE_CARD":
+        return d["card"]
+    if d["kind"] == "CHOOSE_VICTIM" and d["src"] >= 0 and s.spaces[d["src"]] >= 0:
+        return s.spaces[d["src"]]
+    return -1
+
+
 def _decision_fields(s, v: np.ndarray, b: int, card_ids: bool) -> None:
     """pending_card/effect, combat, tower_source, market_whites and the pending card's id (none for
     MAIN)."""
     d = s.decision
     if d is not None:
         kind = d["kind"]
-        card = -1
-        if kind == "PLACE_CARD":
-            card = d["card"]
-        elif kind == "CHOOSE_VICTIM" and d["src"] >= 0 and s.spaces[d["src"]] >= 0:
-            card = s.spaces[d["src"]]
+        card = pending_card(s)
         if card >= 0 and card_ids:
             v[CARD_IDS_AT + 12 * C.NUM_CARDS + card] = 1.0
         if card >= 0:

@@ -44,6 +44,7 @@ from envs.last_bastion.observation import (
     _discard,
     _effect_into,
     _observer,
+    pending_card,
 )
 
 
@@ -136,11 +137,7 @@ def _fast_decision(s, v: np.ndarray, card_ids: bool) -> None:
     """observation._decision_fields in the absolute frame (b = 0), the pending card as one table row."""
     d = s.decision
     kind = d["kind"]
-    card = -1
-    if kind == "PLACE_CARD":
-        card = d["card"]
-    elif kind == "CHOOSE_VICTIM" and d["src"] >= 0 and s.spaces[d["src"]] >= 0:
-        card = s.spaces[d["src"]]
+    card = pending_card(s)
     if card >= 0:
         v[_PENDING_CARD] = PENDING_TABLE[card]
         if card_ids:
