@@ -70,3 +70,26 @@ def test_heroes_and_monsters_bot_team_beats_the_heuristic_team_on_the_same_deals
     bot = evaluate("heroes_and_monsters_v0", 2, [str(HEROES_AND_MONSTERS)], games=30, seed=7)
     heuristic = evaluate("heroes_and_monsters_v0", 2, ["heuristic"], games=30, seed=7)
     assert bot["team"]["win_rate"] > heuristic["team"]["win_rate"]
+
+
+LOST_LEGENDS = Path(__file__).resolve().parents[2] / "checkpoints" / "lost_legends" / "lost_legends.json"
+
+
+def test_lost_legends_bot_records_the_targets_of_its_issue():
+    """One checkpoint for 3-5 players, seat-balanced: a win share at least twice the uniform share against
+    random tables and above it against heuristic tables."""
+    meta = read_checkpoint_metadata(LOST_LEGENDS)
+    policy = load_policy(str(LOST_LEGENDS), "lost_legends_v0")
+    assert policy.metadata["weights_sha256"] == meta["weights_sha256"]
+    assert sorted(set(meta["player_counts"])) == [3, 4, 5]
+    for n in (3, 4, 5):
+        rows = meta["evaluation"][f"{n}p"]
+        for row in rows.values():
+            assert row["games"] >= 400 and row["win_rate_ci95"][0] <= row["win_rate"] <= row["win_rate_ci95"][1]
+        assert rows["random"]["win_share_rate"] >= 2 / n
+        assert rows["heuristic"]["win_share_rate"] > 1 / n
+
+
+def test_lost_legends_bot_beats_random_tables_when_played():
+    result = evaluate("lost_legends_v0", 4, [str(LOST_LEGENDS), "random"], games=8, seed=123)
+    assert result["agents"][0]["win_rate"] >= 0.75
