@@ -50,13 +50,7 @@ def _space(state: Any, s: int) -> dict[str, Any]:
         name = "Trap" if trap["state"] == DEPLOYED and trap["where"] == s else f"s{s}"
         return empty(name, key, tags=[f"{board_color} board"])
     c = C.CARDS[cid]
-    tags = [
-        name
-        for name in ("net", "enchantment")
-        if state.elements[name]["state"] == DEPLOYED and state.elements[name]["where"] == s
-    ]
-    if state.sanct[s] >= 0:
-        tags.append("sanctified")
+    tags = state.space_marks(s)
     if c.warlord:
         tags.insert(0, "Warlord")
     values = [

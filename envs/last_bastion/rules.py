@@ -392,6 +392,17 @@ class LastBastionState(HordePhase, Effects, HeroPhase, StateBase):
     def _card_name(self, s: int) -> str:
         return C.CARDS[self.spaces[s]].name if self.spaces[s] >= 0 else "empty"
 
+    def space_marks(self, s: int) -> list[str]:
+        """What lies on space ``s`` beside its card: the Net, the Enchantment, a sanctified mark."""
+        marks = [
+            name
+            for name in ("net", "enchantment")
+            if self.elements[name]["state"] == DEPLOYED and self.elements[name]["where"] == s
+        ]
+        if self.sanct[s] >= 0:
+            marks.append("sanctified")
+        return marks
+
     def render(self, seat: int | None = None) -> str:
         lines = [
             f"Last Bastion - board-turn {self.board_turns}, board {C.COLORS[self.board]} "
@@ -415,13 +426,7 @@ class LastBastionState(HordePhase, Effects, HeroPhase, StateBase):
         for s in range(12):
             if self.spaces[s] >= 0:
                 c = C.CARDS[self.spaces[s]]
-                tags = [
-                    name
-                    for name in ("net", "enchantment")
-                    if self.elements[name]["state"] == DEPLOYED and self.elements[name]["where"] == s
-                ]
-                if self.sanct[s] >= 0:
-                    tags.append("sanctified")
+                tags = self.space_marks(s)
                 lines.append(
                     f"  s{s}: {c.name}{' (Warlord)' if c.warlord else ''} {C.COLORS[c.color]} "
                     f"res {self.effective_resistance(s)}/{c.resistance}  in {_effect_text(c.entrance)} "
