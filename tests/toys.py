@@ -121,9 +121,8 @@ class RelayState(State):
     def outcome(self) -> Outcome | None:
         if self.result is None:
             return None
-        seats = tuple(range(self.game.num_players)) if self.result == "won" else ()
         reason = {"won": "target reached", "lost": "target overshot", "truncated": "step cap reached"}[self.result]
-        return Outcome(seats, reason, truncated=self.result == "truncated")
+        return Outcome.team(self.game.num_players, self.result == "won", reason, self.result == "truncated")
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> RelayState:
         """Nothing is hidden but the future: the same position with another generator."""

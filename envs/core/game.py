@@ -74,6 +74,11 @@ class Outcome:
     def __post_init__(self) -> None:
         object.__setattr__(self, "winners", tuple(sorted(int(w) for w in self.winners)))
 
+    @classmethod
+    def team(cls, num_players: int, won: bool, reason: str, truncated: bool = False) -> Outcome:
+        """A cooperative ending: every seat wins together, or none does."""
+        return cls(tuple(range(num_players)) if won else (), reason, truncated)
+
     @property
     def team_won(self) -> bool:
         """Cooperative games: did the team win (the same as "somebody won")."""

@@ -235,8 +235,7 @@ class HeroesAndMonstersState(TurnMixin, CombatMixin, InvasionMixin, TextMixin, S
     def outcome(self) -> Outcome | None:
         if self.result is None:
             return None
-        winners = tuple(range(self.n)) if self.result == "victory" else ()
-        return Outcome(winners, END_REASONS[self.result], truncated=self.result == "truncated")
+        return Outcome.team(self.n, self.result == "victory", END_REASONS[self.result], self.result == "truncated")
 
     def rewards(self) -> list[float]:
         return self._rewards

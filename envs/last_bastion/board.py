@@ -96,11 +96,8 @@ def board(state: Any, seat: int) -> dict[str, Any]:
     sections = [section("The Bastion (tiles) and the spaces of the four boards", cells, layout="grid", columns=5)]
     elements = []
     for name in C.ELEMENTS:
-        e = state.elements[name]
-        where = ""
-        if e["state"] == DEPLOYED:
-            where = f"on {C.COLORS[e['where']]}" if name == "standard" else f"on s{e['where']}"
-        elements.append(token(f"{name}: {e['state']}", None, key=f"element:{name}", tags=[where]))
+        where = state.element_place(name)
+        elements.append(token(f"{name}: {state.elements[name]['state']}", None, key=f"element:{name}", tags=[where]))
     table = [
         track("Warlords vanquished", state.vanquished, state.W),
         token("deck", len(state.deck), key="deck"),

@@ -222,8 +222,7 @@ class LastBastionState(HordePhase, Effects, HeroPhase, StateBase):
     def outcome(self) -> Outcome | None:
         if self.result is None:
             return None
-        winners = tuple(range(self.n)) if self.result == "victory" else ()
-        return Outcome(winners, RESULTS[self.result], truncated=self.result == "truncated")
+        return Outcome.team(self.n, self.result == "victory", RESULTS[self.result], self.result == "truncated")
 
     def legal_mask(self) -> np.ndarray:
         legal = self.decision["legal"] if self.decision is not None else []
@@ -403,6 +402,13 @@ class LastBastionState(HordePhase, Effects, HeroPhase, StateBase):
             marks.append("sanctified")
         return marks
 
+    def element_place(self, name: str) -> str:
+        """Where a deployed element stands ("on red" for the Standard's colour, "on s4" for a space); else ""."""
+        e = self.elements[name]
+        if e["state"] != DEPLOYED:
+            return ""
+        return f"on {C.COLORS[e['where']]}" if name == "standard" else f"on s{e['where']}"
+
     def render(self, seat: int | None = None) -> str:
         lines = [
             f"Last Bastion - board-turn {self.board_turns}, board {C.COLORS[self.board]} "
@@ -437,11 +443,8 @@ class LastBastionState(HordePhase, Effects, HeroPhase, StateBase):
                 lines.append(f"  s{s}: (Trap)")
         els = []
         for name in C.ELEMENTS:
-            e = self.elements[name]
-            where = ""
-            if e["state"] == DEPLOYED:
-                where = f" on {C.COLORS[e['where']]}" if name == "standard" else f" on s{e['where']}"
-            els.append(f"{name} {e['state']}{where}")
+            where = self.element_place(name)
+            els.append(f"{name} {self.elements[name]['state']}{' ' + where if where else ''}")
         lines.append("  elements: " + ", ".join(els))
         for p, h in enumerate(self.heroes):
             equip = " ".join(f"{C.COLORS[c]} {k}" for c, k in enumerate(h["equip"]) if k) or "none"

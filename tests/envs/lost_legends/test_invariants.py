@@ -412,40 +412,24 @@ SAMPLED_CASES = [
 ]
 
 
-@pytest.mark.parametrize("message,where,corrupt", STEP_CASES, ids=[f"{c[0]}-{k}" for k, c in enumerate(STEP_CASES)])
-def test_each_step_check_can_fail(message, where, corrupt, game_states):
-    s = _first(game_states, where)
+# (the Checker method, message, where it applies, corruption): each check is shown to fire once
+CORRUPTIONS = [
+    *(("step", *c) for c in STEP_CASES),
+    *(("frequent", *c) for c in FREQUENT_CASES),
+    *(("sampled", *c) for c in SAMPLED_CASES),
+    *(("step", message, None, corrupt) for message, corrupt in LATER_CASES),  # None: a later state
+]
+
+
+@pytest.mark.parametrize(
+    "method,message,where,corrupt", CORRUPTIONS, ids=[f"{c[0]}-{c[1]}-{k}" for k, c in enumerate(CORRUPTIONS)]
+)
+def test_each_check_can_fail(method, message, where, corrupt, game_states):
+    s = game_states[-1].clone() if where is None else _first(game_states, where)
     check = Checker(s)
     corrupt(s)
     with pytest.raises(AssertionError, match=message):
-        check.step(s)
-
-
-@pytest.mark.parametrize("message,where,corrupt", FREQUENT_CASES, ids=[c[0] for c in FREQUENT_CASES])
-def test_each_frequent_check_can_fail(message, where, corrupt, game_states):
-    s = _first(game_states, where)
-    check = Checker(s)
-    corrupt(s)
-    with pytest.raises(AssertionError, match=message):
-        check.frequent(s)
-
-
-@pytest.mark.parametrize("message,corrupt", LATER_CASES, ids=[c[0] for c in LATER_CASES])
-def test_each_monotone_check_can_fail(message, corrupt, game_states):
-    s = game_states[-1].clone()
-    check = Checker(s)
-    corrupt(s)
-    with pytest.raises(AssertionError, match=message):
-        check.step(s)
-
-
-@pytest.mark.parametrize("message,where,corrupt", SAMPLED_CASES, ids=[c[0] for c in SAMPLED_CASES])
-def test_each_sampled_check_can_fail(message, where, corrupt, game_states):
-    s = _first(game_states, where)
-    check = Checker(s)
-    corrupt(s)
-    with pytest.raises(AssertionError, match=message):
-        check.sampled(s)
+        getattr(check, method)(s)
 
 
 def test_observation_and_end_checks_can_fail(game_states, monkeypatch):
