@@ -205,6 +205,11 @@ class PretrainConfig:
     batch_size: int = setting(512, "minibatch size for cloning", ge=2)
     learning_rate: float = setting(1e-3, "Adam learning rate for cloning", gt=0)
     value_coef: float = setting(0.5, "weight of the value loss (targets: each seat's final result)", ge=0)
+    dagger_rounds: int = setting(
+        0, "DAgger rounds after the first fit: the clone plays, the teacher labels, refit on all data", ge=0
+    )
+    dagger_games: int = setting(500, "games the clone plays in each DAgger round", ge=1)
+    dagger_epochs: int = setting(3, "passes over all the data in each DAgger refit (it starts from the last fit)", ge=1)
 
 
 @dataclass

@@ -5,6 +5,13 @@ the env skips them) becomes a sample ``(observation, mask, action, final result 
 The PPO network is then fitted to it: cross-entropy of the masked action logits on the teacher's
 action, plus ``value_coef`` times the squared error of the value head on the seat's result. PPO
 then improves on the clone instead of starting from uniform play.
+
+A clone that agrees with its teacher on most of the teacher's decisions can still lose far more
+often: its mistakes lead it to positions the teacher never reaches, where it has no data. DAgger
+(Ross, Gordon and Bagnell, 2011) fixes that: with ``student`` given, the student plays and the
+teacher labels every decision the student meets, and the fit is redone on all the data so far.
+The collected games also measure the student: how often it picks the teacher's action on its own
+positions, and its seats' mean result.
 """
 
 from __future__ import annotations
@@ -32,6 +39,33 @@ class TeacherData:
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    def __add__(self, other: TeacherData) -> TeacherData:
+        return TeacherData(
+            np.concatenate([self.observations, other.observations]),
+            np.concatenate([self.masks, other.masks]),
+            np.concatenate([self.actions, other.actions]),
+            np.concatenate([self.results, other.results]),
+        )
+
+
+class ModelStudent:
+    """A MaskablePPO model's policy, sampling its moves (as PPO will), for DAgger's games."""
+
+    name = "student"
+
+    def __init__(self, model, seed: int = 0):
+        self.policy = model.policy
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        with torch.no_grad():
+            features = self.policy.extract_features(torch.as_tensor(observation[None], dtype=torch.float32))
+            latent_pi, _ = self.policy.mlp_extractor(features)
+            logits = self.policy.action_net(latent_pi)[0].numpy().astype(np.float64)
+        logits[~action_mask.astype(bool)] = -np.inf
+        p = np.exp(logits - logits.max())
+        return int(self.rng.choice(len(p), p=p / p.sum()))
 
 
 class _Rows:
@@ -67,9 +101,15 @@ def collect_teacher_data(
     games: int,
     seed: int = 0,
     player_counts: Sequence[int] | None = None,
+    student: Any = None,
+    stats: dict[str, float] | None = None,
 ) -> TeacherData:
     """The teacher's decisions over ``games`` games where it holds every seat; with several
-    ``player_counts`` the games cycle through them (a repeated count gets more games)."""
+    ``player_counts`` the games cycle through them (a repeated count gets more games).
+
+    With a ``student`` policy the student plays every seat instead and the teacher only labels
+    (DAgger). ``stats``, when given, receives ``agreement`` (how often the move played was the
+    teacher's) and ``mean_result`` (the seats' mean final reward)."""
     game_cls = envs.game_class(env_id)
     driver, options = split_options(game_cls, dict(env_options))
     skip_forced = driver["auto_skip_forced"]
@@ -78,6 +118,7 @@ def collect_teacher_data(
     policy = load_policy(teacher, env_id, seed=seed)
     obs, masks, actions, seats, game_of = _Rows(), [], [], [], []
     results: list[list[float]] = []
+    agreed = 0
     rng = np.random.default_rng(seed)
     for g in range(games):
         game = tables[counts[g % len(counts)]]
@@ -92,14 +133,19 @@ def collect_teacher_data(
             mask = state.legal_mask()
             observation = state.observe(seat)
             action = int(mask.argmax()) if state.num_legal() == 1 else int(actors[seat].act(observation, mask, state))
+            played = action if student is None or state.num_legal() == 1 else student.act(observation, mask, state)
+            agreed += played == action
             obs.append(observation)
             masks.append(mask.astype(bool))
             actions.append(action)
             seats.append(seat)
             game_of.append(g)
-            state.apply(action)
+            state.apply(played)
         results.append(list(state.returns()))
     result = np.array([results[g][s] for g, s in zip(game_of, seats)], np.float32)
+    if stats is not None:
+        stats["agreement"] = agreed / max(len(actions), 1)
+        stats["mean_result"] = float(np.mean([r for game_results in results for r in game_results]))
     observations = obs.take(next(iter(tables.values())).observation_size)
     return TeacherData(observations, np.array(masks, bool), np.array(actions, np.int64), result)
 

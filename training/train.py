@@ -351,34 +351,68 @@ def apply_ppo_settings(model: MaskablePPO, cfg: TrainConfig) -> None:
 
 
 def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, Any]:
-    """Behaviour cloning of ``cfg.pretrain.teacher`` before PPO; metrics go to pretrain.json."""
-    from training.pretrain import clone_into, collect_teacher_data
+    """Behaviour cloning of ``cfg.pretrain.teacher`` before PPO, then ``dagger_rounds`` of DAgger;
+    metrics (per round: the clone's agreement on its own positions, its mean result) go to
+    pretrain.json."""
+    from training.pretrain import ModelStudent, clone_into, collect_teacher_data
 
     p = cfg.pretrain
     started = time.time()
-    data = collect_teacher_data(
-        cfg.env.env_id, cfg.env.options, p.teacher, p.games, seed=cfg.run.seed, player_counts=cfg.env.player_counts
-    )
+
+    def collect(games: int, seed: int, student=None, stats=None):
+        return collect_teacher_data(
+            cfg.env.env_id,
+            cfg.env.options,
+            p.teacher,
+            games,
+            seed=seed,
+            player_counts=cfg.env.player_counts,
+            student=student,
+            stats=stats,
+        )
+
+    def fit(data, round_: int) -> dict[str, float]:
+        return clone_into(
+            model,
+            data,
+            p.dagger_epochs if round_ else p.epochs,
+            p.batch_size,
+            p.learning_rate,
+            p.value_coef,
+            seed=cfg.run.seed + round_,
+            log=lambda m: print(
+                f"pretrain round {round_} epoch {m['epoch']}: loss {m['loss']:.3f}, accuracy {m['accuracy']:.3f}",
+                file=sys.stderr,
+            ),
+        )
+
+    data = collect(p.games, cfg.run.seed)
     collected = time.time()
-    metrics = clone_into(
-        model,
-        data,
-        p.epochs,
-        p.batch_size,
-        p.learning_rate,
-        p.value_coef,
-        seed=cfg.run.seed,
-        log=lambda m: print(
-            f"pretrain epoch {m['epoch']}: loss {m['loss']:.3f}, accuracy {m['accuracy']:.3f}", file=sys.stderr
-        ),
-    )
-    summary = {
+    metrics = fit(data, 0)
+    summary: dict[str, Any] = {
         "teacher": p.teacher,
         "samples": len(data),
         "collect_seconds": collected - started,
         "fit_seconds": time.time() - collected,
         **metrics,
     }
+    rounds = []
+    for r in range(1, p.dagger_rounds + 1):
+        stats: dict[str, float] = {}
+        seed = cfg.run.seed + 7919 * r  # fresh deals every round
+        data = data + collect(p.dagger_games, seed, student=ModelStudent(model, seed=seed), stats=stats)
+        row = {"round": r, "samples": len(data), "student_agreement": stats["agreement"]}
+        row["student_mean_result"] = stats["mean_result"]
+        row.update(fit(data, r))
+        print(
+            f"dagger round {r}: the clone picked the teacher's move on {stats['agreement']:.1%} of its own "
+            f"decisions, mean result {stats['mean_result']:+.3f}",
+            file=sys.stderr,
+        )
+        rounds.append(row)
+    if rounds:
+        summary["dagger"] = rounds
+        summary["seconds"] = time.time() - started
     atomic_write_text(run_dir / "pretrain.json", json.dumps(summary, indent=1))
     return summary
 

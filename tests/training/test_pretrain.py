@@ -64,3 +64,57 @@ def test_rows_are_joined_in_order_across_blocks():
         buffer.append(row)
     assert np.array_equal(buffer.take(3), rows)
     assert buffer.take(3).shape == (0, 3)
+
+
+def test_dagger_games_are_played_by_the_student_and_labelled_by_the_teacher():
+    from training.policies import RandomPolicy
+
+    options = {"num_players": 2, "auto_skip_forced": True}
+    teacher_only = collect_teacher_data("last_heroes_v0", options, "heuristic", 3, seed=4)
+    # The teacher as its own student: the same games, every move agreed.
+    same: dict[str, float] = {}
+    again = collect_teacher_data(
+        "last_heroes_v0", options, "heuristic", 3, seed=4, student=HeuristicPolicy("last_heroes_v0", seed=4), stats=same
+    )
+    assert np.array_equal(again.actions, teacher_only.actions) and same["agreement"] == 1.0
+    # A random student leads the games elsewhere; the labels stay the teacher's legal choices.
+    stats: dict[str, float] = {}
+    data = collect_teacher_data(
+        "last_heroes_v0", options, "heuristic", 3, seed=4, student=RandomPolicy(seed=0), stats=stats
+    )
+    assert data.masks[np.arange(len(data)), data.actions].all()
+    assert 0.0 < stats["agreement"] < 0.6
+    assert len(data) != len(teacher_only) or not np.array_equal(data.observations, teacher_only.observations)
+    assert -1.0 <= stats["mean_result"] <= 1.0
+    both = teacher_only + data
+    assert len(both) == len(teacher_only) + len(data)
+    assert np.array_equal(both.actions[len(teacher_only) :], data.actions)
+
+
+def test_pretrain_runs_its_dagger_rounds_and_records_the_clone_on_its_own_games(tmp_path):
+    import json
+
+    from training.config import load_config
+    from training.train import pretrain
+
+    cfg = load_config(
+        None,
+        [
+            "pretrain.teacher=heuristic",
+            "pretrain.games=2",
+            "pretrain.epochs=1",
+            "pretrain.dagger_rounds=2",
+            "pretrain.dagger_games=2",
+            "pretrain.dagger_epochs=1",
+        ],
+    )
+    env = SingleAgentEnv("last_heroes_v0", {"num_players": 2}, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [32]}, device="cpu")
+    summary = pretrain(cfg, model, tmp_path)
+    assert json.loads((tmp_path / "pretrain.json").read_text()) == summary
+    rounds = summary["dagger"]
+    assert [r["round"] for r in rounds] == [1, 2]
+    assert summary["samples"] < rounds[0]["samples"] < rounds[1]["samples"]  # the data only grows
+    for r in rounds:
+        assert 0.0 < r["student_agreement"] < 1.0 and -1.0 <= r["student_mean_result"] <= 1.0
+        assert r["epoch"] == 1
