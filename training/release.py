@@ -159,8 +159,10 @@ def release(
                     print(f"{key} {name}: {row['wins']} / {row['games']} ({_pct(row['win_rate'])})", file=sys.stderr)
     table = summary_table(cooperative, rows)
     atomic_write_text(dest / "evaluation" / "summary.md", table)
+    # The run folder by name: its absolute path would only be true on the machine that trained it.
+    where = {"run_dir": f"runs/{run_dir.name}"} if run_dir is not None else {}
     update_checkpoint_metadata(
-        shipped, evaluation=evaluation, evaluation_games_per_table=games, evaluation_command=command
+        shipped, evaluation=evaluation, evaluation_games_per_table=games, evaluation_command=command, **where
     )
     if run_dir is not None:
         copy_training_record(run_dir, dest)

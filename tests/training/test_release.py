@@ -3,7 +3,7 @@
 import json
 
 from training.checkpoints import read_checkpoint_metadata
-from training.config import load_config
+from training.config import load_config, save_config
 from training.release import lineups, release
 from training.train import build_model, checkpoint_metadata, export_policy, make_vec_env
 
@@ -53,3 +53,20 @@ def test_a_competitive_release_reports_win_shares(tmp_path):
     assert set(ev) == {"2p"} and set(ev["2p"]) == {"random", "heuristic"}
     assert 0.0 <= ev["2p"]["heuristic"]["win_share_rate"] <= 1.0
     assert "| 2 | - | heuristic | " in out["table"] and "| 50.0% |" in out["table"]
+
+
+def test_a_run_folder_release_names_the_run_not_this_machines_path(tmp_path):
+    cfg = load_config(
+        None, ["run.n_envs=1", "run.vec_env=dummy", "ppo.net_arch=[16]", "ppo.n_steps=64", "ppo.batch_size=64"]
+    )
+    run = tmp_path / "last_heroes_v0__tiny__0__20261202-000000"
+    vec_env = make_vec_env(cfg, run / "pool")
+    try:
+        model = build_model(cfg, vec_env, run)
+    finally:
+        vec_env.close()
+    export_policy(model, run / "checkpoints" / "final", {**checkpoint_metadata(cfg, 0), "run_dir": str(run)})
+    save_config(cfg, run / "config.yaml")
+    out = release(run, tmp_path / "ship" / "lh", games=1, seed=5, progress=False)
+    assert read_checkpoint_metadata(out["checkpoint"])["run_dir"] == f"runs/{run.name}"
+    assert (tmp_path / "ship" / "training_record" / "config.yaml").read_text() == (run / "config.yaml").read_text()
