@@ -402,7 +402,7 @@ def _lh_powers() -> str:
 
 @block(LH, "phases")
 def _lh_phases() -> str:
-    from envs.last_heroes.rules import PHASES
+    from envs.last_heroes.constants import PHASES
 
     return "Phase one-hot order: " + ", ".join(f"{i} `{p}`" for i, p in enumerate(PHASES)) + "."
 

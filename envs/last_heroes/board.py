@@ -11,8 +11,8 @@ from typing import Any
 
 from envs.core.board import card, empty, hidden, monster, section, token, track
 from envs.last_heroes import actions as A
+from envs.last_heroes.constants import HELD, JOKER, NO, PHASES, POWER_NAMES
 from envs.last_heroes.content import JOKER_CAP, NUM_KINDS, NUM_LEVELS, ROUNDS
-from envs.last_heroes.rules import HELD, JOKER, NO, PHASES, POWER_NAMES
 
 TYPE_COLORS = ("#c0392b", "#2980b9", "#27ae60", "#8e44ad", "#d35400")
 

@@ -21,6 +21,26 @@ import numpy as np
 
 from envs.core.game import Outcome, State
 from envs.last_heroes import actions as A
+from envs.last_heroes.constants import (
+    ADRENALINE,
+    END_REASONS,
+    EXCHANGE,
+    EXCHANGE_GIVE,
+    HELD,
+    IMMUNITY,
+    IMPACT,
+    JOKER,
+    L1_GIVE,
+    L1_SLOT,
+    LOAD_SOURCE,
+    MAIN,
+    NO,
+    PHASES,
+    POST,
+    RELOAD,
+    SETUP_PICK,
+    USED,
+)
 from envs.last_heroes.content import (
     ARTEFACT_VP,
     JOKER_CAP,
@@ -58,27 +78,7 @@ from envs.last_heroes.observation import (
     T,
     X,
 )
-from envs.last_heroes.rules import (
-    ADRENALINE,
-    END_REASONS,
-    EXCHANGE,
-    EXCHANGE_GIVE,
-    HELD,
-    IMMUNITY,
-    IMPACT,
-    JOKER,
-    L1_GIVE,
-    L1_SLOT,
-    LOAD_SOURCE,
-    MAIN,
-    NO,
-    PHASES,
-    POST,
-    RELOAD,
-    SETUP_PICK,
-    USED,
-    LastHeroesState,
-)
+from envs.last_heroes.rules import LastHeroesState
 
 try:
     from numba import njit
@@ -190,10 +190,10 @@ def _jit(fn):
     return njit(cache=True, nogil=True)(fn) if AVAILABLE else fn
 
 
-# -- weapon assignment (rules.assign / impact_assignment / _slot_options) -----------------------
+# -- weapon assignment (assignment.assign / impact_assignment / _slot_options) -----------------------
 @_jit
 def _assign(r1, r2, r3, h1, h2, h3):
-    """(possible, used P1, used P2, used P3): rules.assign on counts."""
+    """(possible, used P1, used P2, used P3): assignment.assign on counts."""
     if r3 > h3:
         return False, 0, 0, 0
     spare3 = h3 - r3
@@ -226,7 +226,7 @@ def _better(h1, h2, h3, a1, a2, a3, b1, b2, b3):
 
 @_jit
 def _impact_assign(r1, r2, r3, h1, h2, h3):
-    """rules.impact_assignment: the P3 reduction first, the better leftover wins."""
+    """assignment.impact_assignment: the P3 reduction first, the better leftover wins."""
     best_ok, b1, b2, b3 = False, 0, 0, 0
     if r3:
         ok, u1, u2, u3 = _assign(r1, r2 + 1, r3 - 1, h1, h2, h3)

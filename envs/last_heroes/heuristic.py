@@ -44,8 +44,8 @@ import random
 from typing import Any
 
 from envs.last_heroes import actions as A
-from envs.last_heroes.content import ARTEFACT_VP, JOKER_CAP, NUM_KINDS, ROUNDS
-from envs.last_heroes.rules import (
+from envs.last_heroes.assignment import assign, impact_assignment, leftover_key
+from envs.last_heroes.constants import (
     EXCHANGE,
     EXCHANGE_GIVE,
     IMPACT,
@@ -57,10 +57,8 @@ from envs.last_heroes.rules import (
     POST,
     RELOAD,
     SETUP_PICK,
-    assign,
-    impact_assignment,
-    leftover_key,
 )
+from envs.last_heroes.content import ARTEFACT_VP, JOKER_CAP, NUM_KINDS, ROUNDS
 
 # Tunable weights (tuned by self-play and against random play). Tuples indexed by power have an
 # unused index 0.

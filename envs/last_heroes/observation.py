@@ -20,16 +20,8 @@ import weakref
 import numpy as np
 
 from envs.core.observation import ObservationLayout, field_offsets
+from envs.last_heroes.constants import EXCHANGE_GIVE, HELD, IMPACT, L1_GIVE, LOAD_SOURCE, NO, SETUP_PICK
 from envs.last_heroes.content import JOKER_CAP, MAX_PLAYERS, NUM_KINDS, NUM_LEVELS, NUM_POWERS
-from envs.last_heroes.rules import (
-    EXCHANGE_GIVE,
-    HELD,
-    IMPACT,
-    L1_GIVE,
-    LOAD_SOURCE,
-    NO,
-    SETUP_PICK,
-)
 
 SEAT_FIELDS = (
     # (name, size, content) of one seat row

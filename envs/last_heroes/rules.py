@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.game import Outcome, State, check_state_header
+from envs.core.game import Outcome, State
 from envs.core.options import (
     OBSERVATION_MODE,
     Option,
@@ -28,6 +28,30 @@ from envs.core.options import (
     reward_scheme_option,
 )
 from envs.last_heroes import actions as A
+from envs.last_heroes import serialize, text
+from envs.last_heroes.assignment import _SLOT_OPTIONS, _slot_options, assign, impact_assignment, leftover_key
+from envs.last_heroes.constants import (
+    ADRENALINE,
+    END_REASONS,
+    EXCHANGE,
+    EXCHANGE_GIVE,
+    HELD,
+    IMMUNITY,
+    IMPACT,
+    JOKER,
+    L1_GIVE,
+    L1_SLOT,
+    LOAD_SOURCE,
+    MAIN,
+    NO,
+    OUT,
+    PEDESTAL,
+    PHASES,
+    POST,
+    RELOAD,
+    SETUP_PICK,
+    USED,
+)
 from envs.last_heroes.content import (
     ARTEFACT_VP,
     CARDS_DEALT,
@@ -37,27 +61,11 @@ from envs.last_heroes.content import (
     NUM_KINDS,
     NUM_LEVELS,
     NUM_POWERS,
-    POWERS,
     ROUNDS,
 )
 
 if TYPE_CHECKING:
     from envs.last_heroes.game import LastHeroesGame
-
-# Decision phases (the order is the observation's phase one-hot).
-PHASES = ("SETUP_PICK", "MAIN", "LOAD_SOURCE", "EXCHANGE_GIVE", "POST", "L1_SLOT", "L1_GIVE")
-SETUP_PICK, MAIN, LOAD_SOURCE, EXCHANGE_GIVE, POST, L1_SLOT, L1_GIVE = range(len(PHASES))
-
-# Power ids (content.POWERS order) and the states of a Power tile.
-JOKER, EXCHANGE, IMPACT, IMMUNITY, RELOAD, ADRENALINE = range(NUM_POWERS)
-POWER_NAMES = tuple(p[0] for p in POWERS)
-TILE_STATES = ("out_of_game", "on_pedestal", "held", "used")
-OUT, PEDESTAL, HELD, USED = range(len(TILE_STATES))
-
-NO = -1  # empty slot / no owner / no standee
-
-# The two ways the game ends (docs 2.12), as the Outcome's reason.
-END_REASONS = {"A": "every artefact won (case A)", "B": "ten rounds played (case B)"}
 
 
 def _artefact_end_ok(v: Any) -> bool:
@@ -117,67 +125,6 @@ OPTION_SPEC: tuple[Option, ...] = (
         choices=("python", "compiled"),
     ),
 )
-
-
-def assign(req: tuple[int, int, int], have: tuple[int, int, int] | list[int]) -> tuple[int, int, int] | None:
-    """Greedy weapon assignment on counts (2.4): impacts strongest first, each covered by the
-    weakest loaded weapon that covers it. ``req`` and ``have`` are counts of power 1, 2, 3.
-    Returns the weapons used per power, or None when the attack is impossible."""
-    r1, r2, r3 = req
-    h1, h2, h3 = have
-    if r3 > h3:
-        return None
-    spare3 = h3 - r3
-    u2 = min(h2, r2)
-    extra3 = r2 - u2
-    if extra3 > spare3:
-        return None
-    spare3 -= extra3
-    spare2 = h2 - u2
-    x1 = min(h1, r1)
-    rest = r1 - x1
-    y2 = min(spare2, rest)
-    rest -= y2
-    if rest > spare3:
-        return None
-    return (x1, u2 + y2, r3 + extra3 + rest)
-
-
-def leftover_key(have, used) -> tuple[int, int, int]:
-    """Weapons left after an attack, strongest first, for lexicographic comparison."""
-    return (have[2] - used[2], have[1] - used[1], have[0] - used[0])
-
-
-def impact_assignment(req, have):
-    """Best IMPACT-assisted assignment (one impact lowered by one power), or None (2.4, G23).
-    The P3 reduction is tried first: it comes first in the card's order."""
-    r1, r2, r3 = req
-    best = None
-    best_key = None
-    for reduced in (((r1, r2 + 1, r3 - 1) if r3 else None), ((r1 + 1, r2 - 1, r3) if r2 else None)):
-        if reduced is None:
-            continue
-        used = assign(reduced, have)
-        if used is not None:
-            key = leftover_key(have, used)
-            if best_key is None or key > best_key:
-                best, best_key = used, key
-    return best
-
-
-def _slot_options(req, have, impact: bool) -> tuple[bool, bool, bool]:
-    """(attack possible, possible with IMPACT, IMPACT useful) for one monster (see attack_options)."""
-    used = assign(req, have)
-    if not impact:
-        return used is not None, False, False
-    better = impact_assignment(req, have)
-    if better is None:
-        return used is not None, False, False
-    return used is not None, True, used is None or leftover_key(have, better) > leftover_key(have, used)
-
-
-# (impacts required, loaded powers, IMPACT usable) -> _slot_options(...); small and bounded.
-_SLOT_OPTIONS: dict[tuple, tuple[bool, bool, bool]] = {}
 
 
 class LastHeroesState(State):
@@ -850,106 +797,12 @@ class LastHeroesState(State):
                         self.permanent[c][lv] = True
                     self._touch_board()
 
-    # -- text -----------------------------------------------------------------------------
-    def _monster_text(self, m: int) -> str:
-        mon = self.game.content.monsters[m]
-        return f"{mon.name} (L{mon.level}, {mon.vp} VP)"
-
-    def _slot_text(self, seat: int, slot: int) -> str:
-        k = self.mag_kind[seat][slot]
-        if k == NO:
-            return "(empty)"
-        return f"{self.game.content.kind_name(k)} [{self.mag_ammo[seat][slot]}/{self.game.kind_ammo[k]}]"
-
+    # -- text (text.py) --------------------------------------------------------------------
     def describe_action(self, action: int) -> str:
-        name, args = A.LAYOUT.decode(int(action))
-        seat = self.current_player if self.current_player != NO else 0
-        kn = self.game.content.kind_name
-        if name == "PLAY_AMMO":
-            k, slot = args
-            return f"share {kn(k)} as Ammo into your slot {slot}"
-        if name == "LOAD":
-            return f"load {kn(args[0])} as a weapon"
-        if name in ("SOURCE", "L1_SWAP"):
-            rel, slot = args
-            owner = self._abs(rel, seat)
-            whose = "your" if rel == 0 else f"player_{owner}'s"
-            what = self._slot_text(owner, slot) if rel < self.n else "(no such seat)"
-            verb = "take 1 Ammo from" if name == "SOURCE" else "Level 1 effect: replace"
-            return f"{verb} {whose} slot {slot}: {what}"
-        if name in ("ATTACK", "ATTACK_IMPACT"):
-            c, lv = args
-            m = self.board[c][lv] if c < self.n else NO
-            target = self._monster_text(m) if m != NO else "an empty slot"
-            extra = " with IMPACT" if name == "ATTACK_IMPACT" else ""
-            return f"attack column {c} level {lv + 1}: {target}{extra}"
-        if name == "SELECT_HAND":
-            what = {
-                SETUP_PICK: "put into your Magazine",
-                L1_GIVE: "give to the Magazine",
-                EXCHANGE_GIVE: "give to the discard",
-            }
-            return f"{what.get(self.phase, 'choose')}: {kn(args[0])}"
-        if name == "EXCHANGE_TAKE":
-            return f"EXCHANGE: take {kn(args[0])} from the discard pile"
-        if name == "POWER_RELOAD":
-            return f"RELOAD your slot {args[0]}"
-        words = {
-            "SOURCE_JOKER": "use a Joker for the load",
-            "L1_SKIP": "skip the Level 1 effect",
-            "POWER_JOKER": "JOKER: gain a Joker",
-            "END_TURN": "end the turn",
-            "END_TURN_IMMUNITY": "end the turn with IMMUNITY",
-        }
-        return words[name]
+        return text.describe_action(self, action)
 
     def render(self, seat: int | None = None) -> str:
-        c = self.game.content
-        lines = []
-        status = f"round {self.round}/{ROUNDS}, {PHASES[self.phase]}"
-        if self.end_case:
-            status = f"game over (case {self.end_case}); scores {self.scores()}; winners {self.winners()}"
-        else:
-            status += f", player_{self.current_player} to act"
-        lines.append(f"Last Heroes, {self.n} players: {status}")
-        lines.append(f"decks L1/L2/L3: {[len(d) for d in self.decks]}")
-        for col in range(self.n):
-            ped = self.pedestal[col]
-            art = POWER_NAMES[ped] if ped != NO else "-"
-            cells = []
-            for lv in range(NUM_LEVELS):
-                m = self.board[col][lv]
-                if m == NO:
-                    cell = "[permanent breach]" if self.permanent[col][lv] else "[empty]"
-                else:
-                    need = self.required(col, lv)
-                    cell = f"{c.monsters[m].name} ({c.monsters[m].vp} VP) needs {need[0]}xP1 {need[1]}xP2 {need[2]}xP3"
-                    if self.standee_on[col][lv] != NO:
-                        cell += f" <player_{self.standee_on[col][lv]}>"
-                cells.append(cell)
-            lines.append(f"col {col} artefact {art}: " + " | ".join(cells))
-        for i in range(self.n):
-            hand_visible = seat is None or seat == i
-            hand = (
-                ", ".join(f"{c.kind_name(k)}x{v}" for k, v in enumerate(self.hands[i]) if v)
-                if hand_visible
-                else f"{sum(self.hands[i])} cards"
-            )
-            loaded = ", ".join(f"{c.kind_name(k)}x{v}" for k, v in enumerate(self.loaded[i]) if v) or "-"
-            powers = (
-                ", ".join(POWER_NAMES[p] + ("" if self.tile_state[p] == HELD else " (used)") for p in self.artefacts[i])
-                or "-"
-            )
-            lines.append(
-                f"player_{i}{' *' if i == self.current_player else ''}: wheel {self.wheel[i]}, "
-                f"jokers {self.jokers[i]}, kills {len(self.kills[i])} ({self.vp[i]} VP), "
-                f"magazine {self._slot_text(i, 0)} {self._slot_text(i, 1)}; loaded {loaded}; "
-                f"artefacts {powers}; hand {hand}"
-            )
-        if self.end_case is None and (seat is None or seat == self.current_player):
-            legal = ", ".join(f"{a}: {self.describe_action(a)}" for a in self.legal_actions())
-            lines.append(f"legal: {legal}")
-        return "\n".join(lines)
+        return text.render(self, seat)
 
     # -- observation ----------------------------------------------------------------------
     def observe(self, seat: int) -> np.ndarray:
@@ -974,139 +827,16 @@ class LastHeroesState(State):
         return s
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
-        """A copy in which what ``seat`` cannot see is dealt anew (5.2): the opponents' cards that
-        never entered a hand publicly, shuffled among the opponents (same hand sizes, same known
-        cards), the order of every monster deck, and the generator's future draws."""
-        data = self.to_json()
-        opponents = [i for i in range(self.n) if i != seat]
-        pool: list[int] = []
-        for i in opponents:
-            pool += [k for k in range(NUM_KINDS) for _ in range(self.hands[i][k] - self.known[i][k])]
-        order = rng.permutation(len(pool))
-        at = 0
-        for i in opponents:
-            size = sum(self.hands[i]) - sum(self.known[i])
-            hand = list(self.known[i])
-            for j in order[at : at + size]:
-                hand[pool[j]] += 1
-            data["players"][i]["hand"] = hand
-            at += size
-        for deck in data["decks"]:
-            deck[:] = [deck[j] for j in rng.permutation(len(deck))]
-        data["rng"] = np.random.default_rng(int(rng.integers(2**63))).bit_generator.state
-        return self.game.state_from_json(data)
+        """A copy in which what ``seat`` cannot see is dealt anew (see serialize.resample_hidden)."""
+        return serialize.resample_hidden(self, seat, rng)
 
     def to_json(self) -> dict[str, Any]:
-        n = self.n
-        return {
-            "env_id": self.game.env_id,
-            "options": dict(self.game.options),
-            "phase": PHASES[self.phase],
-            "current_player": self.current_player,
-            "first_player": self.first,
-            "round": self.round,
-            "setup_picks": self.setup_picks,
-            "players": [
-                {
-                    "hand": list(self.hands[i]),
-                    "known": list(self.known[i]),
-                    "magazine": [[self.mag_kind[i][s], self.mag_ammo[i][s]] for s in (0, 1)],
-                    "jokers": self.jokers[i],
-                    "wheel": self.wheel[i],
-                    "loaded": list(self.loaded[i]),
-                    "kills": list(self.kills[i]),
-                    "artefacts": [POWER_NAMES[p] for p in self.artefacts[i]],
-                    "standee": None if self.standee[i] == NO else [self.standee[i] // 3, self.standee[i] % 3],
-                    "turns_taken": self.turns_taken[i],
-                }
-                for i in range(n)
-            ],
-            "board": [[None if m == NO else m for m in self.board[c]] for c in range(n)],
-            "permanent": [list(self.permanent[c]) for c in range(n)],
-            "decks": [list(d) for d in self.decks],
-            "discard": list(self.discard),
-            "pedestals": [None if p == NO else POWER_NAMES[p] for p in self.pedestal[:n]],
-            "tiles": {POWER_NAMES[p]: TILE_STATES[self.tile_state[p]] for p in range(NUM_POWERS)},
-            "turn": {
-                "attacks": self.attacks,
-                "killed": self.killed_this_turn,
-                "load_kind": None if self.load_kind == NO else self.load_kind,
-                "load_need": self.load_need,
-                "load_used": [list(u) for u in self.load_used],
-                "exchange_kind": None if self.exchange_kind == NO else self.exchange_kind,
-                "return_phase": PHASES[self.return_phase],
-                "l1_target": None if self.l1_target is None else list(self.l1_target),
-            },
-            "all_artefacts_held": self.all_artefacts_held,
-            "end_case": self.end_case,
-            "counters": {"ammo_from_opponents": self.ammo_from_opponents, "penalty_lost": self.penalty_lost},
-            "rng": self.rng.bit_generator.state,
-        }
+        return serialize.to_json(self)
 
     @classmethod
     def from_json(cls, game: LastHeroesGame, data: dict[str, Any]) -> LastHeroesState:
         """Rebuild a state; the standee positions and tile holders are derived, not stored twice."""
-        check_state_header(game, data, len(data["players"]))
-        s = cls.__new__(cls)
-        s._blank(game)
-        s.phase = PHASES.index(data["phase"])
-        s.current_player = data["current_player"]
-        s.first = data["first_player"]
-        s.round = data["round"]
-        s.setup_picks = data.get("setup_picks", 0)
-        power_id = {name: i for i, name in enumerate(POWER_NAMES)}
-        for i, p in enumerate(data["players"]):
-            s.hands[i] = list(p["hand"])
-            s.known[i] = list(p.get("known", [0] * NUM_KINDS))
-            for slot, (kind, ammo) in enumerate(p["magazine"]):
-                s.mag_kind[i][slot] = NO if kind is None else kind
-                s.mag_ammo[i][slot] = ammo
-            s.jokers[i] = p.get("jokers", 0)
-            s.wheel[i] = p.get("wheel", 0)
-            s.loaded[i] = list(p.get("loaded", [0] * NUM_KINDS))
-            for k, v in enumerate(s.loaded[i]):
-                s.loaded_power[i][game.kind_power[k] - 1] += v
-            s.kills[i] = list(p.get("kills", []))
-            s.vp[i] = sum(game.monster_vp[m] for m in s.kills[i])
-            s.artefacts[i] = [power_id[name] for name in p.get("artefacts", [])]
-            for pw in s.artefacts[i]:
-                s.tile_holder[pw] = i
-            if p.get("standee") is not None:
-                col, lv = p["standee"]
-                s.standee[i] = 3 * col + lv
-                s.standee_on[col][lv] = i
-            s.turns_taken[i] = p.get("turns_taken", 0)
-        for c, column in enumerate(data["board"]):
-            s.board[c] = [NO if m is None else m for m in column]
-        for c, column in enumerate(data.get("permanent", [])):
-            s.permanent[c] = list(column)
-        s.decks = [list(d) for d in data["decks"]]
-        s._count_hands()
-        s.discard = list(data.get("discard", [0] * NUM_KINDS))
-        for c, name in enumerate(data.get("pedestals", [])):
-            s.pedestal[c] = NO if name is None else power_id[name]
-        for name, st in data.get("tiles", {}).items():
-            s.tile_state[power_id[name]] = TILE_STATES.index(st)
-        t = data.get("turn", {})
-        s.attacks = t.get("attacks", 0)
-        s.killed_this_turn = t.get("killed", False)
-        s.load_kind = NO if t.get("load_kind") is None else t["load_kind"]
-        s.load_need = t.get("load_need", 0)
-        s.load_used = [tuple(u) for u in t.get("load_used", [])]
-        s.exchange_kind = NO if t.get("exchange_kind") is None else t["exchange_kind"]
-        s.return_phase = PHASES.index(t.get("return_phase", "MAIN"))
-        s.l1_target = None if t.get("l1_target") is None else tuple(t["l1_target"])
-        s.all_artefacts_held = data.get("all_artefacts_held", False)
-        s.end_case = data.get("end_case")
-        counters = data.get("counters", {})
-        s.ammo_from_opponents = counters.get("ammo_from_opponents", 0)
-        s.penalty_lost = counters.get("penalty_lost", 0)
-        s.rng = np.random.default_rng()
-        if data.get("rng") is not None:
-            s.rng.bit_generator.state = data["rng"]
-        if s.end_case is not None:
-            s.current_player = NO
-        return s
+        return serialize.from_json(cls, game, data)
 
 
 # Action id -> (handler, arguments), so apply() dispatches without string work.

@@ -24,9 +24,9 @@ import pytest
 
 import envs
 from envs.last_heroes.actions import LAYOUT
+from envs.last_heroes.constants import PHASES
 from envs.last_heroes.game import LastHeroesGame
 from envs.last_heroes.observation import OBSERVATION_LAYOUT, SEAT
-from envs.last_heroes.rules import PHASES
 
 NUM_KINDS = 15
 KNOWN = slice(SEAT["known_hand"], SEAT["known_hand"] + NUM_KINDS)
