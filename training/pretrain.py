@@ -49,6 +49,12 @@ class TeacherData:
         )
 
 
+def masked_logits(policy, obs: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    """The actor's action logits for a batch, illegal actions pushed to -1e8."""
+    latent_pi, _ = policy.mlp_extractor(policy.extract_features(obs))
+    return policy.action_net(latent_pi).masked_fill(~masks, -1e8)
+
+
 class ModelStudent:
     """A MaskablePPO model's policy, sampling its moves (as PPO will), for DAgger's games."""
 
@@ -60,11 +66,10 @@ class ModelStudent:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         with torch.no_grad():
-            features = self.policy.extract_features(torch.as_tensor(observation[None], dtype=torch.float32))
-            latent_pi, _ = self.policy.mlp_extractor(features)
-            logits = self.policy.action_net(latent_pi)[0].numpy().astype(np.float64)
-        logits[~action_mask.astype(bool)] = -np.inf
-        p = np.exp(logits - logits.max())
+            obs = torch.as_tensor(observation[None], dtype=torch.float32)
+            logits = masked_logits(self.policy, obs, torch.as_tensor(action_mask[None].astype(bool)))
+        logits = logits[0].numpy().astype(np.float64)
+        p = np.exp(logits - logits.max())  # masked entries underflow to exactly 0
         return int(self.rng.choice(len(p), p=p / p.sum()))
 
 
@@ -178,7 +183,7 @@ def clone_into(
             idx = order[start : start + batch_size]
             features = policy.extract_features(obs[idx])
             latent_pi, latent_vf = policy.mlp_extractor(features)
-            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e8)
+            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e8)  # as masked_logits, sharing latents
             values = policy.value_net(latent_vf).squeeze(-1)
             policy_loss = torch.nn.functional.cross_entropy(logits, actions[idx])
             value_loss = torch.nn.functional.mse_loss(values, results[idx])
