@@ -210,6 +210,12 @@ class PretrainConfig:
     )
     dagger_games: int = setting(500, "games the clone plays in each DAgger round", ge=1)
     dagger_epochs: int = setting(3, "passes over all the data in each DAgger refit (it starts from the last fit)", ge=1)
+    kickstart_coef: float = setting(
+        0.0, "weight of the distillation towards the teacher on PPO's own rollouts after each update (0: off)", ge=0
+    )
+    kickstart_decay_steps: int = setting(
+        0, "PPO steps over which kickstart_coef decays linearly to 0 (0: it stays)", ge=0
+    )
 
 
 @dataclass
@@ -450,6 +456,8 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
         )
     if not run.runs_dir.strip():
         errors.append("run.runs_dir: must not be empty")
+    if cfg.pretrain.kickstart_coef > 0 and cfg.pretrain.teacher == "none":
+        errors.append("pretrain.kickstart_coef > 0 distils towards pretrain.teacher; set a teacher (e.g. heuristic)")
 
     errors.extend(_env_errors(cfg))
     return errors

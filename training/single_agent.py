@@ -13,6 +13,9 @@ Table sizes: with ``player_counts`` (e.g. ``[2, 3, 4, 5]``; a repeated count is 
 each episode draws its player count. The observation and action spaces do not depend on the
 count, so one policy learns every table.
 
+With a ``teacher`` policy, every info of a learner decision carries ``teacher_action``: the
+teacher's move in that position (training/kickstart.py distils the learner towards it).
+
 The view drives the rules State directly (no AEC bookkeeping), and decisions with exactly one
 legal action are never sent to a policy: an opponent's or partner's are played at once, and with
 ``auto_skip_forced`` the learner's too.
@@ -92,6 +95,7 @@ class SingleAgentEnv(gym.Env):
         seed: int | None = None,
         player_counts: Sequence[int] | None = None,
         partners: PartnerSampler | None = None,
+        teacher: Policy | None = None,
     ):
         # A registered env id, or a Game class (tests use small games that are not registered).
         game_cls = env_id if isinstance(env_id, type) else envs.game_class(env_id)
@@ -113,6 +117,8 @@ class SingleAgentEnv(gym.Env):
         self.fixed_seat = learner_seat
         self.opponents = opponents if opponents is not None else FixedOpponents(RandomPolicy(seed))
         self.partners = partners
+        self.teacher = teacher
+        self._teacher_actors: dict[int, Policy] = {}  # the teacher's actor per learner seat, this episode
         layout = self.game.observation_layout
         self.observation_space = gym.spaces.Box(layout.low, layout.high, (layout.size,), np.float32)
         self.action_space = gym.spaces.Discrete(self.game.num_actions)
@@ -155,6 +161,8 @@ class SingleAgentEnv(gym.Env):
             self.seat_policies = {s: self.opponents.sample(rng) for s in range(n) if s != self.learner}
         self.learner_seats = frozenset(s for s in range(n) if s not in self.seat_policies)
         self._actors = {s: seat_actor(p) for s, p in self.seat_policies.items()}
+        if self.teacher is not None:
+            self._teacher_actors = {s: seat_actor(self.teacher) for s in self.learner_seats}
         return self._run()
 
     def step(self, action: int):
@@ -220,4 +228,7 @@ class SingleAgentEnv(gym.Env):
             info.update(state.info())
             info["outcome"] = outcome.to_json()
             info["is_success"] = outcome.team_won if self.cooperative else self.learner in outcome.winners
+        elif self.teacher is not None and not self._penalized:
+            actor = self._teacher_actors[self.learner]
+            info["teacher_action"] = int(actor.act(self._observation(), state.legal_mask(), state))
         return info

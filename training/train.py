@@ -36,6 +36,8 @@ import envs
 from envs.core.options import split_options
 from training.atomic import atomic_path, atomic_write_text
 from training.config import TrainConfig, load_config, save_config
+from training.kickstart import KickstartedPPO
+from training.policies import load_policy
 from training.pool import OpponentPool, PoolSampler
 from training.single_agent import SingleAgentEnv
 
@@ -93,6 +95,9 @@ class _EnvFactory:
         cfg = self.cfg
         seed = cfg.run.seed * 1000 + self.rank
         cooperative = is_cooperative(cfg)
+        teacher = None
+        if cfg.pretrain.kickstart_coef > 0:
+            teacher = load_policy(cfg.pretrain.teacher, cfg.env.env_id, seed=seed)
         return SingleAgentEnv(
             cfg.env.env_id,
             cfg.env.options,
@@ -100,6 +105,7 @@ class _EnvFactory:
             partners=partner_sampler(cfg, self.pool_dir, seed) if cooperative else None,
             seed=seed,
             player_counts=cfg.env.player_counts or None,
+            teacher=teacher,
         )
 
 
@@ -298,9 +304,14 @@ def save_resumable(model, run_dir: Path) -> None:
     atomic_write_text(folder / "latest.json", json.dumps({"timesteps": int(model.num_timesteps)}))
 
 
+def algorithm_class(cfg: TrainConfig) -> type[MaskablePPO]:
+    """MaskablePPO, or its kickstarted form when pretrain.kickstart_coef > 0 (same policy, same save format)."""
+    return KickstartedPPO if cfg.pretrain.kickstart_coef > 0 else MaskablePPO
+
+
 def build_model(cfg: TrainConfig, vec_env, run_dir: Path) -> MaskablePPO:
     p = cfg.ppo
-    return MaskablePPO(
+    return algorithm_class(cfg)(
         "MlpPolicy",
         vec_env,
         learning_rate=p.learning_rate,
@@ -431,7 +442,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
     latest = run_dir / "checkpoints" / "latest.zip"
     try:
         if resume and latest.exists():
-            model = MaskablePPO.load(latest, env=vec_env, device="cpu")
+            model = algorithm_class(cfg).load(latest, env=vec_env, device="cpu")
             model.tensorboard_log = str(run_dir)
             apply_ppo_settings(model, cfg)
             print(f"resuming {run_dir} at {model.num_timesteps} steps", file=sys.stderr)
@@ -440,6 +451,8 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
             if cfg.pretrain.teacher != "none":
                 pretrain(cfg, model, run_dir)
         remaining = cfg.run.total_timesteps - model.num_timesteps
+        if isinstance(model, KickstartedPPO):
+            model.configure_kickstart(cfg.pretrain.kickstart_coef, cfg.pretrain.kickstart_decay_steps)
         if remaining > 0:
             callback = SelfPlayCallback(cfg, run_dir, pool, progress=cfg.run.progress)
             model.learn(remaining, callback=callback, tb_log_name="tb", reset_num_timesteps=not resume)

@@ -190,3 +190,20 @@ def test_resume_takes_the_configs_ppo_settings_and_refuses_a_different_network(t
             apply_ppo_settings(model, load_config(None, [*small[:2], "ppo.n_steps=128", "ppo.batch_size=32"]))
     finally:
         vec_env.close()
+
+
+def test_a_kickstarted_run_trains_and_resumes(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    kick = [
+        "--set", "pretrain.teacher=heuristic", "--set", "pretrain.games=2", "--set", "pretrain.epochs=1",
+        "--set", "pretrain.kickstart_coef=0.5", "--set", "pretrain.kickstart_decay_steps=1024",
+    ]  # fmt: skip
+    done = _train(tmp_path, *kick, "--set", "run.total_timesteps=512", "--set", "run.exp_name=kick")
+    run_dir = _summary(done.stdout)["run_dir"]
+    assert json.loads((run_dir / "checkpoints" / "final.json").read_text())["algorithm"] == "KickstartedPPO"
+    assert MaskablePPO.load(run_dir / "checkpoints" / "latest.zip", device="cpu").num_timesteps == 512
+    cmd = [sys.executable, "-m", "training.train", "--resume", str(run_dir), "--set", "run.total_timesteps=768"]
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert json.loads((run_dir / "checkpoints" / "final.json").read_text())["training_steps"] == 768
