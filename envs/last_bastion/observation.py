@@ -19,6 +19,7 @@ import numpy as np
 
 from envs.core.observation import ObservationLayout, field_offsets
 from envs.last_bastion import content as C
+from envs.last_bastion.hints import HINTS_SIZE, hints
 
 PHASES = (
     "MAIN",
@@ -149,6 +150,23 @@ OBSERVATION_LAYOUT_CARD_IDS = ObservationLayout(
     high=1.0,
 )
 CARD_IDS_AT = OBSERVATION_LAYOUT.size
+_HINTS_BLOCK = ("hints", HINTS_SIZE, "option obs_hints=True: the heuristic's worth of the MAIN choices (hints.py)")
+#: option obs_hints=True: either layout above, then the tactical hints block (envs/last_bastion/hints.py)
+OBSERVATION_LAYOUT_HINTS = ObservationLayout(
+    [(b.name, b.shape, b.doc) for b in OBSERVATION_LAYOUT.blocks] + [_HINTS_BLOCK], low=0.0, high=1.0
+)
+OBSERVATION_LAYOUT_CARD_IDS_HINTS = ObservationLayout(
+    [(b.name, b.shape, b.doc) for b in OBSERVATION_LAYOUT_CARD_IDS.blocks] + [_HINTS_BLOCK], low=0.0, high=1.0
+)
+
+
+def observation_layout(card_ids: bool, with_hints: bool) -> ObservationLayout:
+    """The layout for the options obs_card_ids and obs_hints."""
+    if with_hints:
+        return OBSERVATION_LAYOUT_CARD_IDS_HINTS if card_ids else OBSERVATION_LAYOUT_HINTS
+    return OBSERVATION_LAYOUT_CARD_IDS if card_ids else OBSERVATION_LAYOUT
+
+
 STATES3 = ("home", "deployed", "parked")
 STATES4 = ("home", "deployed", "parked", "out")
 
@@ -394,4 +412,6 @@ def observe_reference(s, seat: int) -> np.ndarray:
     for p in range(len(s.heroes)):
         _hero_row(s, v, b, p)
     _boards(s, v, b)
+    if s.game.options["obs_hints"]:
+        return np.concatenate([v, hints(s, seat)])
     return v

@@ -23,6 +23,7 @@ from operator import itemgetter, ne
 import numpy as np
 
 from envs.last_bastion import content as C
+from envs.last_bastion.hints import hints
 from envs.last_bastion.observation import (
     BD_SIZE,
     CARD_IDS_AT,
@@ -531,4 +532,6 @@ def observe(s, seat: int) -> np.ndarray:
         cache = s._obs_cache = ObservationCache(size)
     v = cache.absolute(s).take(PERMUTATIONS[size][s.seat_of[seat]])
     _observer(s, v, seat)
+    if s.game.options["obs_hints"]:
+        return np.concatenate([v, hints(s, seat)])
     return v

@@ -42,7 +42,7 @@ from envs.last_bastion.actions import LAYOUT, OUTCOMES
 from envs.last_bastion.effects import Effects
 from envs.last_bastion.hero import HeroPhase
 from envs.last_bastion.horde import HordePhase
-from envs.last_bastion.observation import OBSERVATION_LAYOUT, OBSERVATION_LAYOUT_CARD_IDS
+from envs.last_bastion.observation import OBSERVATION_LAYOUT, observation_layout
 from envs.last_bastion.observation_fast import observe
 from envs.last_bastion.state import (  # noqa: F401  (re-exported: the names rules.py always offered)
     ACTIVATE_ID,
@@ -131,6 +131,13 @@ OPTION_SPEC: tuple[Option, ...] = (
         check=lambda v: isinstance(v, bool),
     ),
     Option(
+        "obs_hints",
+        False,
+        "True or False",
+        "append the rule-based bot's worth of each MAIN choice (envs/last_bastion/hints.py, +52 floats)",
+        check=lambda v: isinstance(v, bool),
+    ),
+    Option(
         "tile_layout",
         None,
         "None (random) or a list of the 9 tile names",
@@ -159,8 +166,7 @@ class LastBastionGame(Game):
                 f"among {[h.name for h in C.HEROES]}"
             )
         self.warlords = C.WARLORD_COUNT[self.options["difficulty"]]
-        if self.options["obs_card_ids"]:
-            self.observation_layout = OBSERVATION_LAYOUT_CARD_IDS
+        self.observation_layout = observation_layout(self.options["obs_card_ids"], self.options["obs_hints"])
 
     def max_game_length(self) -> int:
         return self.options["max_board_turns"] * 200

@@ -89,6 +89,7 @@ def test_illegal_action_raises_a_clear_error():
         ({"num_players": 2, "heroes": ["Brakka"]}, "exactly"),
         ({"reward_scheme": "rank"}, "score_sheet"),
         ({"obs_card_ids": "yes"}, "True or False"),
+        ({"obs_hints": 1}, "True or False"),
         ({"tile_layout": ["Market"] * 9}, "9 tile names"),
         ({"colour_blind": True}, "allowed options"),
     ],

@@ -59,6 +59,7 @@ def test_fast_encoder_matches_the_plain_one_in_random_games(n):
             "num_players": n,
             "difficulty": DIFFICULTIES[i % 4],
             "obs_card_ids": i % 5 == 0,
+            "obs_hints": i % 4 == 1,
             "effect_order": "fixed" if i % 3 == 2 else "choose",
         }
         game = LastBastionGame(**opts)
