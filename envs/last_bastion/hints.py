@@ -36,7 +36,23 @@ HINT_FIELDS = (
 HF, HINTS_SIZE = field_offsets(HINT_FIELDS)
 assert HINTS_SIZE == 52
 
-_EVALUATOR = HeuristicBot(seed=0)  # its evaluation helpers draw no random numbers
+
+class _Evaluator(HeuristicBot):
+    """The heuristic's evaluation helpers (they draw no random numbers), with each card's threat
+    computed once per call of :func:`hints` rather than once per tile that looks at it."""
+
+    def __init__(self):
+        super().__init__(seed=0)
+        self.memo: dict[int, float] = {}
+
+    def _threat(self, state, s: int) -> float:
+        v = self.memo.get(s)
+        if v is None:
+            v = self.memo[s] = super()._threat(state, s)
+        return v
+
+
+_EVALUATOR = _Evaluator()
 _SCALE = 1.0 / log(21.0)
 
 
@@ -54,6 +70,7 @@ def hints(s, seat: int) -> np.ndarray:
     if h["status"] != "in":
         return v
     bot, tile, b = _EVALUATOR, h["tile"], s.seat_of[seat]
+    bot.memo.clear()
     for j in range(12):
         sp = (j + 3 * b) % 12
         if s.spaces[sp] >= 0:
