@@ -283,18 +283,26 @@ def expected_shapes(metadata: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def _registered_sizes(env_id: str) -> tuple[int, int] | None:
-    """(observation_size, num_actions) of a registered env id, None for an unregistered one."""
+def _registered_sizes(env_id: str, env_options: Mapping[str, Any] | None = None) -> tuple[int, int] | None:
+    """(observation_size, num_actions) of a registered env id with the observation options
+    (``Game.observation_options``) among ``env_options``; None for an unregistered id."""
     import envs
 
     if env_id not in envs.ENV_IDS:
         return None
     game = envs.game_class(env_id)
+    given = env_options if isinstance(env_options, Mapping) else {}
+    shaping = {k: v for k, v in given.items() if k in game.observation_options}
+    if not shaping:
+        try:
+            return int(game.observation_layout.size), int(game.action_layout.num_actions)
+        except AttributeError:  # a game computing its layouts per instance
+            pass
     try:
-        return int(game.observation_layout.size), int(game.action_layout.num_actions)
-    except AttributeError:  # a game computing its layouts per instance
-        g = game()
-        return int(g.observation_size), int(g.num_actions)
+        g = game(**shaping)
+    except ValueError as e:
+        raise CheckpointError(f"{env_id}: the checkpoint's observation options {shaping} are not valid: {e}") from e
+    return int(g.observation_size), int(g.num_actions)
 
 
 # --------------------------------------------------------------------------------------------
@@ -413,7 +421,7 @@ def save_checkpoint(
     for key in ("observation_size", "num_actions"):
         if key in meta_in and meta_in[key] != info[key]:
             raise ValueError(f"metadata says {key}={meta_in[key]!r} but the model has {key}={info[key]}")
-    sizes = _registered_sizes(env_id)
+    sizes = _registered_sizes(env_id, meta_in.get("env_options"))
     if sizes is not None and sizes != (info["observation_size"], info["num_actions"]):
         raise ValueError(
             f"{env_id} has observation_size={sizes[0]} and num_actions={sizes[1]}, but the model has "
@@ -612,7 +620,7 @@ def _check_fits(meta, json_path, env_id, observation_size, num_actions) -> None:
             f"{json_path}: checkpoint was made for env id {meta['env_id']!r}, but {env_id!r} was asked for"
         )
     if env_id is not None and (observation_size is None or num_actions is None):
-        sizes = _registered_sizes(env_id)
+        sizes = _registered_sizes(env_id, meta.get("env_options"))
         if sizes is not None:
             observation_size = sizes[0] if observation_size is None else observation_size
             num_actions = sizes[1] if num_actions is None else num_actions

@@ -83,7 +83,7 @@ import envs
 from envs.core.game import play_forced
 from envs.core.options import split_options
 from training.atomic import atomic_write_bytes, atomic_write_text
-from training.policies import Policy, load_policy, seat_actor
+from training.policies import Policy, load_policy, observation_options, seat_actor
 
 # --------------------------------------------------------------------------------------------
 # Pure helpers
@@ -237,7 +237,7 @@ def prepare(
     if "num_players" in options:
         raise ValueError("give the player count as num_players (--players), not as an env option")
     _, options = split_options(game_cls, options)  # the driver's options do not change the rules
-    game = game_cls(num_players=int(num_players), **options)  # raises a ValueError naming the allowed options
+    game_cls(num_players=int(num_players), **options)  # raises a ValueError naming the allowed options
 
     names, specs, policies = [], [], []
     for i, item in enumerate(agent_specs):
@@ -262,6 +262,8 @@ def prepare(
         else:
             raise ValueError(f"agent {i}: {item!r} is neither a policy spec string nor an object with act()")
         policies.append(policy)
+    options = observation_options(env_id, policies, options)  # each checkpoint sees what it was trained on
+    game = game_cls(num_players=int(num_players), **options)
     agents = [Agent(n, s, p) for n, s, p in zip(_unique(names), specs, policies)]
     schedule = seat_schedule(len(agents), int(num_players), int(games))
     return Setup(env_id, int(num_players), options, game, agents, schedule, int(games), int(seed))

@@ -21,6 +21,7 @@ from the observation entries that changed); a policy without one plays every sea
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -119,3 +120,28 @@ def load_policy(spec: str, env_id: str, seed: int | None = None, deterministic: 
     from training.inference import CheckpointPolicy
 
     return CheckpointPolicy(path, env_id=env_id, deterministic=deterministic, seed=seed)
+
+
+def observation_options(env_id: str, policies: Sequence[Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` plus the observation options (``Game.observation_options``, e.g. Last Bastion's
+    ``obs_hints``) that the checkpoints among ``policies`` were trained with, so that the game
+    shows each of them the observation it expects. These options do not change the rules, so the
+    game stays the same for every other seat. Raises ValueError when the given options or two
+    checkpoints disagree."""
+    game_cls = envs.game_class(env_id)
+    defaults = {o.name: o.default for o in game_cls.option_spec}
+    merged, source = dict(options), {k: "the options given" for k in options}
+    for policy in policies:
+        metadata = getattr(policy, "metadata", None)
+        if not isinstance(metadata, Mapping) or metadata.get("env_id") != env_id:
+            continue
+        trained = {k: defaults[k] for k in game_cls.observation_options} | dict(metadata.get("env_options", {}))
+        for key in game_cls.observation_options:
+            name = getattr(policy, "name", "a checkpoint")
+            if key in merged and merged[key] != trained[key]:
+                raise ValueError(
+                    f"{name} was trained with {key}={trained[key]!r} (its observation depends on it), but "
+                    f"{source[key]} say {key}={merged[key]!r}; play it with {key}={trained[key]!r}"
+                )
+            merged[key], source[key] = trained[key], f"{name}'s training options"
+    return merged

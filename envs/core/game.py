@@ -104,6 +104,9 @@ class Game(ABC):
     option_spec: ClassVar[tuple[Option, ...]]
     cooperative: ClassVar[bool] = False
     perfect_information: ClassVar[bool] = False  # True: resample_hidden has nothing to redeal
+    #: options that change only what observe() shows, not the rules: a checkpoint trained with them
+    #: brings them along when it plays (training.policies.observation_options)
+    observation_options: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, self.env_id)

@@ -153,6 +153,7 @@ class LastBastionGame(Game):
     min_players, max_players = 1, 4
     cooperative = True
     option_spec = OPTION_SPEC
+    observation_options = ("obs_card_ids", "obs_hints")
 
     action_layout = LAYOUT
     observation_layout = OBSERVATION_LAYOUT

@@ -33,7 +33,7 @@ import numpy as np
 import envs
 from envs.core.game import IllegalActionError, State
 from training.playing import boards
-from training.policies import load_policy, seat_actor, spec_path
+from training.policies import load_policy, observation_options, seat_actor, spec_path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT_DIR = REPO_ROOT / "checkpoints"
@@ -61,6 +61,10 @@ def shipped_checkpoint(env_id: str) -> Path | None:
     name = game_name(env_id)
     path = CHECKPOINT_DIR / name / f"{name}.json"
     return path if path.is_file() else None
+
+
+def _bot_seed(seed: int, seat: int) -> int:
+    return int(np.random.SeedSequence([seed, seat]).generate_state(1)[0])
 
 
 def default_bot(env_id: str) -> str:
@@ -220,25 +224,31 @@ class Session:
             seed = secrets.randbelow(MAX_SEED)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise ValueError(f"the seed must be an integer 0..{MAX_SEED}, got {seed!r}")
+        bots = cls._bot_policies(env_id, specs, seed) if play_bots else {}
+        options = observation_options(env_id, list(bots.values()), options)  # what each bot was trained to see
         game = game_cls(num_players=num_players, **options)
         state = game.new_state(seed)
         session = cls(env_id, options, num_players, seed, specs, game, state, hint_spec=hint_spec)
         if play_bots:
-            session._load_bots()
+            session._bots = {seat: seat_actor(policy) for seat, policy in bots.items()}
         if advance:
             session.advance()
         return session
 
+    @staticmethod
+    def _bot_policies(env_id: str, specs: Sequence[str], seed: int) -> dict[int, Any]:
+        return {
+            seat: load_policy(resolve_spec(spec, env_id), env_id, seed=_bot_seed(seed, seat))
+            for seat, spec in enumerate(specs)
+            if spec != "human"
+        }
+
     def _load_bots(self) -> None:
-        self._bots = {}
-        for seat, spec in enumerate(self.seats):
-            if spec == "human":
-                continue
-            policy = load_policy(resolve_spec(spec, self.env_id), self.env_id, seed=self._bot_seed(seat))
-            self._bots[seat] = seat_actor(policy)
+        policies = self._bot_policies(self.env_id, self.seats, self.seed)
+        self._bots = {seat: seat_actor(policy) for seat, policy in policies.items()}
 
     def _bot_seed(self, seat: int) -> int:
-        return int(np.random.SeedSequence([self.seed, seat]).generate_state(1)[0])
+        return _bot_seed(self.seed, seat)
 
     # -- who plays ------------------------------------------------------------------------------
     @property
