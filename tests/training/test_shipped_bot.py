@@ -96,3 +96,33 @@ def test_lost_legends_bot_records_the_targets_of_its_issue():
 def test_lost_legends_bot_beats_random_tables_when_played():
     result = evaluate("lost_legends_v0", 4, [str(LOST_LEGENDS), "random"], games=8, seed=123)
     assert result["agents"][0]["win_rate"] >= 0.75
+
+
+LAST_BASTION = Path(__file__).resolve().parents[2] / "checkpoints" / "last_bastion" / "last_bastion.json"
+
+
+def test_last_bastion_bot_records_the_targets_of_its_issue():
+    """One checkpoint for 1-4 heroes at Normal: at every table size the bot team wins more often than
+    the heuristic team, and beside heuristic partners it beats an all-heuristic team; every
+    difficulty is evaluated too."""
+    meta = read_checkpoint_metadata(LAST_BASTION)
+    assert meta["env_options"]["difficulty"] == "normal" and meta["env_options"]["obs_hints"] is True
+    assert sorted(set(meta["player_counts"])) == [1, 2, 3, 4]
+    ev = meta["evaluation"]
+    for n in (1, 2, 3, 4):
+        rows = ev[f"{n}p"]
+        for row in rows.values():
+            assert row["games"] >= 400 and row["win_rate_ci95"][0] <= row["win_rate"] <= row["win_rate_ci95"][1]
+        assert rows["team"]["win_rate"] > rows["heuristic_team"]["win_rate"] > rows["random_team"]["win_rate"]
+        if n > 1:
+            assert rows["with_heuristic"]["win_rate"] > rows["heuristic_team"]["win_rate"]
+        for difficulty in ("novice", "difficult", "heroic"):
+            assert ev[f"{n}p__difficulty={difficulty}"]["team"]["games"] >= 400
+
+
+def test_last_bastion_bot_plays_with_the_hints_it_was_trained_on_without_being_told():
+    # No obs_hints given: the evaluation takes it from the checkpoint, or the bot could not see.
+    bot = evaluate("last_bastion_v0", 4, [str(LAST_BASTION)], games=20, seed=7)
+    random_team = evaluate("last_bastion_v0", 4, ["random"], games=20, seed=7)
+    assert bot["env_options"]["obs_hints"] is True
+    assert bot["team"]["win_rate"] >= 0.1 and bot["team"]["win_rate"] > random_team["team"]["win_rate"]
