@@ -226,9 +226,18 @@ class Session:
             raise ValueError(f"the seed must be an integer 0..{MAX_SEED}, got {seed!r}")
         bots = cls._bot_policies(env_id, specs, seed) if play_bots else {}
         options = observation_options(env_id, list(bots.values()), options)  # what each bot was trained to see
+        hint = None
+        hinted = resolve_spec(hint_spec or "shipped", env_id)
+        if play_bots and hinted not in SEAT_WORDS:
+            hint = (hinted, load_policy(hinted, env_id, seed=_bot_seed(seed, num_players)))
+            try:  # the hint bot's observation too, unless a seat's bot needs another one
+                options = observation_options(env_id, [hint[1]], options)
+            except ValueError:
+                pass
         game = game_cls(num_players=num_players, **options)
         state = game.new_state(seed)
         session = cls(env_id, options, num_players, seed, specs, game, state, hint_spec=hint_spec)
+        session._hint_policy = hint
         if play_bots:
             session._bots = {seat: seat_actor(policy) for seat, policy in bots.items()}
         if advance:
