@@ -67,6 +67,11 @@ def _bot_seed(seed: int, seat: int) -> int:
     return int(np.random.SeedSequence([seed, seat]).generate_state(1)[0])
 
 
+def _hint_entry(spec: str, env_id: str, seed: int, num_players: int) -> tuple[str, Any]:
+    """(spec, policy) of a session's hint bot; its seed is the one after the seats'."""
+    return spec, load_policy(spec, env_id, seed=_bot_seed(seed, num_players))
+
+
 def default_bot(env_id: str) -> str:
     """The spec a seat gets when none is given: the shipped bot's path, else ``heuristic``."""
     path = shipped_checkpoint(env_id)
@@ -229,7 +234,7 @@ class Session:
         hint = None
         hinted = resolve_spec(hint_spec or "shipped", env_id)
         if play_bots and hinted not in SEAT_WORDS:
-            hint = (hinted, load_policy(hinted, env_id, seed=_bot_seed(seed, num_players)))
+            hint = _hint_entry(hinted, env_id, seed, num_players)
             try:  # the hint bot's observation too, unless a seat's bot needs another one
                 options = observation_options(env_id, [hint[1]], options)
             except ValueError:
@@ -239,7 +244,7 @@ class Session:
         session = cls(env_id, options, num_players, seed, specs, game, state, hint_spec=hint_spec)
         session._hint_policy = hint
         if play_bots:
-            session._bots = {seat: seat_actor(policy) for seat, policy in bots.items()}
+            session._load_bots(bots)
         if advance:
             session.advance()
         return session
@@ -252,8 +257,9 @@ class Session:
             if spec != "human"
         }
 
-    def _load_bots(self) -> None:
-        policies = self._bot_policies(self.env_id, self.seats, self.seed)
+    def _load_bots(self, policies: dict[int, Any] | None = None) -> None:
+        if policies is None:
+            policies = self._bot_policies(self.env_id, self.seats, self.seed)
         self._bots = {seat: seat_actor(policy) for seat, policy in policies.items()}
 
     def _bot_seed(self, seat: int) -> int:
@@ -424,7 +430,7 @@ class Session:
         chosen = spec or self.hint_spec or "shipped"
         resolved = resolve_spec(chosen, self.env_id)
         if self._hint_policy is None or self._hint_policy[0] != resolved:
-            self._hint_policy = (resolved, load_policy(resolved, self.env_id, seed=self._bot_seed(self.num_players)))
+            self._hint_policy = _hint_entry(resolved, self.env_id, self.seed, self.num_players)
         policy = self._hint_policy[1]
         state = self.state
         seat = int(state.current_player)
