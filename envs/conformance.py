@@ -20,7 +20,13 @@ so a new game registers and gets all of it:
 - :func:`check_bad_options`: an unknown option and a player count out of range raise a
   ValueError that names what is allowed;
 - :func:`check_illegal_actions`: the env raises ``IllegalActionError`` naming the legal actions;
-  ``illegal_action="penalize"`` ends the game with -1 for the offender (cooperative: every seat).
+  ``illegal_action="penalize"`` ends the game with -1 for the offender (cooperative: every seat);
+  bool, float, str and other non-integers are refused as actions, never coerced;
+- :func:`check_library_conventions`: what other libraries rely on. The lean infos have the same
+  keys, shapes and dtypes at every step and name the outcome at the end; ``state()`` is PettingZoo's
+  global state (PettingZoo's own state checks pass); an unseeded ``reset()`` continues the generator
+  of the last seeded one; after the end, ``step`` and ``last`` raise a clear RuntimeError and an
+  unknown seat or agent is a ValueError.
 
 Every game with an ``engine`` option is checked on each of its engines (:func:`engine_options`).
 
@@ -69,6 +75,15 @@ def check_illegal_actions(game_cls: type[Game], num_players: int, seed: int = 0)
             assert tuple(e.legal) == tuple(np.flatnonzero(mask)), "the error's legal actions are not the mask's"
         else:
             raise AssertionError(f"{game_cls.env_id}: illegal action {bad} did not raise IllegalActionError")
+    for bad in (1.0, float(int(np.flatnonzero(mask)[0])), str(int(np.flatnonzero(mask)[0])), True, np.float32(0), None):
+        if bad is None:
+            continue  # None is the dead agents' action: a ValueError of its own
+        try:
+            env.step(bad)
+        except IllegalActionError as e:
+            assert "not a" in str(e), f"{game_cls.env_id}: the error for action {bad!r} does not say what an action is"
+        else:
+            raise AssertionError(f"{game_cls.env_id}: the non-integer action {bad!r} was accepted")
     if len(illegal):
         env = TurnBasedEnv(game_cls, num_players=num_players, illegal_action="penalize")
         env.reset(seed=seed)
@@ -77,6 +92,74 @@ def check_illegal_actions(game_cls: type[Game], num_players: int, seed: int = 0)
         assert all(env.terminations.values()), "penalize did not end the game"
         others = 0.0 if not game_cls.cooperative else -1.0  # a cooperative team loses together
         assert env.rewards[offender] == -1.0 and all(r == others for a, r in env.rewards.items() if a != offender)
+
+
+def check_library_conventions(game_cls: type[Game], num_players: int, games: int = 2, seed: int = 0) -> None:
+    """Lean infos, ``state()``, Gymnasium seeding and the end of the game (see the module doc)."""
+    from pettingzoo.test.state_test import test_state, test_state_space
+
+    name = f"{game_cls.env_id} at {num_players} players"
+    env = TurnBasedEnv(game_cls, num_players=num_players)
+    keys = {"winners", "end_reason"}
+    rng = np.random.default_rng(seed)
+    for g in range(games):
+        env.reset(seed=seed + g)
+        steps = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            for a, i in env.infos.items():
+                assert set(i) == keys, f"{name}, step {steps}: infos[{a}] has keys {sorted(i)}, not {sorted(keys)}"
+                w = i["winners"]
+                assert isinstance(w, np.ndarray) and w.dtype == np.int8 and w.shape == (num_players,), (
+                    f"{name}, step {steps}: winners must be int8[{num_players}], got {w!r}"
+                )
+                assert isinstance(i["end_reason"], int), f"{name}, step {steps}: end_reason is not an int"
+            over = term or trunc
+            assert (info["end_reason"] != 0) == over, f"{name}, step {steps}: end_reason {info['end_reason']} vs done"
+            if over:
+                outcome = env.game_state.outcome()
+                assert env.end_reasons[info["end_reason"]] == outcome.reason, f"{name}: end_reason names another end"
+                assert np.flatnonzero(info["winners"]).tolist() == list(outcome.winners), f"{name}: winners"
+            state = env.state()
+            want = np.concatenate([env.game_state.observe(s) for s in range(num_players)])
+            assert state.dtype == np.float32 and np.array_equal(state, want), f"{name}: state() is not every view"
+            assert env.state_space.contains(state), f"{name}, step {steps}: state() is outside state_space"
+            env.step(None if over else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    for probe in ("step", "last"):
+        try:
+            env.step(None) if probe == "step" else env.last()
+        except RuntimeError as e:
+            assert "reset" in str(e), f"{name}: {probe}() after the end does not say to reset: {e}"
+        else:
+            raise AssertionError(f"{name}: {probe}() after every agent stepped out did not raise")
+    for bad_seat in (-1, num_players, True, 0.0):
+        try:
+            env.game_state.observe(bad_seat)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"{name}: observe({bad_seat!r}) gave a view; it must be a ValueError")
+    try:
+        env.observe("player_99")
+    except ValueError:
+        pass
+    else:
+        raise AssertionError(f"{name}: observe('player_99') gave a view")
+
+    def first_views(env: TurnBasedEnv, resets: int) -> list[np.ndarray]:
+        views = []
+        for r in range(resets):
+            env.reset(seed=seed) if r == 0 else env.reset()
+            views.append(env.global_state())
+        return views
+
+    a = first_views(TurnBasedEnv(game_cls, num_players=num_players), 3)
+    b = first_views(TurnBasedEnv(game_cls, num_players=num_players), 3)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b)), f"{name}: reset() after reset(seed) is not reproducible"
+    penalizing = TurnBasedEnv(game_cls, num_players=num_players, illegal_action="penalize")
+    test_state_space(penalizing)
+    test_state(penalizing, num_cycles=10)  # PettingZoo's state checks (samples actions from the whole space)
 
 
 def check_bad_options(game_cls: type[Game]) -> None:

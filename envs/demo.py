@@ -25,14 +25,14 @@ def play(env_id: str, num_players: int | None, seed: int, show: bool = True) -> 
                 print(f"{agent}: reward {reward:+.2f}")
             env.step(None)
             continue
-        action = bots[agent].act_state(env.state)
+        action = bots[agent].act_state(env.game_state)
         if show:
             phase = f" [{info['phase']}]" if "phase" in info else ""
             print(f"{agent}{phase}: {env.describe_action(action)}")
         env.step(action)
     if show:
-        print(env.state.render())
-    outcome = env.state.outcome()
+        print(env.game_state.render())
+    outcome = env.game_state.outcome()
     final_info["outcome"] = None if outcome is None else outcome.to_json()
     return final_info
 

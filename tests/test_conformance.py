@@ -56,6 +56,13 @@ def test_bad_options_and_illegal_actions(env_id):
         kit.check_illegal_actions(game_cls, n)
 
 
+@pytest.mark.parametrize("env_id", envs.ENV_IDS)
+def test_library_conventions(env_id):
+    game_cls = envs.game_class(env_id)
+    for n in (game_cls.min_players, game_cls.max_players):
+        kit.check_library_conventions(game_cls, n, games=1)
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_the_toy_game_passes_the_kit(n):
     kit.check_pettingzoo_api(RelayGame, n, num_cycles=100)
@@ -65,6 +72,7 @@ def test_the_toy_game_passes_the_kit(n):
     kit.check_hidden_information(RelayGame, n, games=5)
     kit.check_bad_options(RelayGame)
     kit.check_illegal_actions(RelayGame, n)
+    kit.check_library_conventions(RelayGame, n)
 
 
 def test_the_kit_catches_a_broken_game():

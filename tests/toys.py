@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core import ActionLayout, Game, ObservationLayout, Option, Outcome, State
+from envs.core import ActionLayout, Game, ObservationLayout, Option, Outcome, State, check_seat
 from envs.core.aec import make_env_factories
 from envs.core.chance import Chance
 from envs.core.options import is_bool, is_int_in, num_players_option, reward_scheme_option
@@ -32,6 +32,7 @@ class RelayGame(Game):
     min_players, max_players = 1, 4
     cooperative = True
     perfect_information = True
+    end_reasons = ("target reached", "target overshot", "step cap reached")
     action_layout = LAYOUT
     observation_layout = OBS
     option_spec = (
@@ -140,6 +141,7 @@ class RelayState(State):
         return [float(self.counter)] * self.game.num_players
 
     def observe(self, seat: int) -> np.ndarray:
+        seat = check_seat(self, seat)
         obs = np.zeros(OBS.size, np.float32)
         obs[0] = min(self.counter / self.game.options["target"], 1.0)
         obs[1 + (self.current_player - seat) % self.game.num_players] = 1.0

@@ -3,7 +3,7 @@
 from envs.core.actions import ActionLayout
 from envs.core.aec import TurnBasedEnv, make_env_factories
 from envs.core.chance import Chance
-from envs.core.game import Game, IllegalActionError, Outcome, State, play_forced
+from envs.core.game import Game, IllegalActionError, Outcome, State, check_seat, play_forced
 from envs.core.observation import ObservationLayout
 from envs.core.options import DRIVER_OPTIONS, Option, resolve_options, split_options
 
@@ -18,6 +18,7 @@ __all__ = [
     "Outcome",
     "State",
     "TurnBasedEnv",
+    "check_seat",
     "make_env_factories",
     "play_forced",
     "resolve_options",

@@ -107,6 +107,9 @@ class Game(ABC):
     #: options that change only what observe() shows, not the rules: a checkpoint trained with them
     #: brings them along when it plays (training.policies.observation_options)
     observation_options: ClassVar[tuple[str, ...]] = ()
+    #: every reason ``State.outcome()`` can give, in words: their order fixes the codes of the
+    #: driver's ``end_reason`` info (after the generic ones, ``envs.core.aec.GENERIC_END_REASONS``)
+    end_reasons: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, self.env_id)
@@ -223,6 +226,14 @@ class State(ABC):
         if self.is_terminal():
             message = f"{what} is illegal: the game is over"
         return IllegalActionError(message, int(action) if isinstance(action, (int, np.integer)) else None, legal)
+
+
+def check_seat(state: State, seat: Any) -> int:
+    """``seat`` as a seat index of ``state``'s table, or a ValueError that says which seats there are."""
+    n = state.game.num_players
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+        raise ValueError(f"seat {seat!r} is not a seat of this {n}-player game: seats are the integers 0..{n - 1}")
+    return int(seat)
 
 
 def check_state_header(game: Game, data: Mapping[str, Any], seats: int) -> None:

@@ -8,8 +8,8 @@ The options every game has are declared here, once, with one vocabulary:
 - the game's: ``num_players`` (:func:`num_players_option`), ``reward_scheme``
   (:func:`reward_scheme_option`, names from :data:`REWARD_SCHEMES` plus any a game adds) and
   ``observation_mode`` (:data:`OBSERVATION_MODE`);
-- the AEC driver's (:data:`DRIVER_OPTIONS`): ``illegal_action``, ``auto_skip_forced`` and
-  ``render_mode``. The rules never see them; :func:`split_options` separates them from a game's
+- the AEC driver's (:data:`DRIVER_OPTIONS`): ``illegal_action``, ``auto_skip_forced``,
+  ``render_mode`` and ``infos``. The rules never see them; :func:`split_options` separates them from a game's
   options for every caller that builds a Game from env options.
 """
 
@@ -130,6 +130,13 @@ DRIVER_OPTIONS: tuple[Option, ...] = (
         check=is_bool,
     ),
     Option("render_mode", None, 'None, "ansi" or "human"', "text rendering", choices=(None, "ansi", "human")),
+    Option(
+        "infos",
+        "lean",
+        '"lean" or "rich"',
+        "lean: the same numeric keys at every step (winners, end_reason); rich: plus the game's own facts",
+        choices=("lean", "rich"),
+    ),
 )
 DRIVER_NAMES = frozenset(o.name for o in DRIVER_OPTIONS)
 

@@ -1,6 +1,6 @@
 """Heroes and Monsters as a PettingZoo AEC environment. The tables below are generated from the code."""
 
-from envs.core.aec import make_env_factories
+from envs.core.aec import infos_markdown, make_env_factories
 from envs.core.observation import fields_table
 from envs.core.options import DRIVER_OPTIONS, options_markdown_table
 from envs.heroes_and_monsters.actions import LAYOUT
@@ -77,6 +77,10 @@ loss (Fortress deck empty, round limit). `shaped`: the same plus, at the step wh
 +0.05 per Invader defeated, +0.01 per marker, +0.15 per Plan thwarted, -0.02 per Fortress card
 destroyed or milled, +0.02 per card healed (option `shaping_weights`). Every agent always receives
 the same reward. A truncation (`max_steps`) gives no reward and counts as a loss in the outcome.
+
+## Infos
+
+{infos_markdown(GAME)}
 
 ## Options
 

@@ -180,6 +180,7 @@ class HeroesAndMonstersGame(Game):
     action_layout = LAYOUT
     observation_layout = OBSERVATION_LAYOUT
     option_spec = OPTION_SPEC
+    end_reasons = tuple(END_REASONS.values())
 
     def __init__(self, **options: Any):
         super().__init__(**options)

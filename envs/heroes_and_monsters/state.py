@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import Outcome, State
+from envs.core.game import Outcome, State, check_seat
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.actions import LAYOUT, NUM_ACTIONS
 from envs.heroes_and_monsters.combat import CombatMixin
@@ -506,7 +506,7 @@ class HeroesAndMonstersState(TurnMixin, CombatMixin, InvasionMixin, TextMixin, S
 
     # -- observation -----------------------------------------------------------------------------
     def observe(self, seat: int) -> np.ndarray:
-        return encode(self, seat)
+        return encode(self, check_seat(self, seat))
 
     # -- copies and hidden information -------------------------------------------------------------
     def clone(self) -> HeroesAndMonstersState:

@@ -1,6 +1,6 @@
 """Last Bastion as a PettingZoo AEC environment. The tables below are generated from the code."""
 
-from envs.core.aec import DRIVER_OPTIONS, make_env_factories
+from envs.core.aec import DRIVER_OPTIONS, infos_markdown, make_env_factories
 from envs.core.observation import fields_table
 from envs.core.options import options_markdown_table
 from envs.last_bastion.actions import LAYOUT
@@ -85,8 +85,11 @@ Team rewards, identical for every agent. `win_loss` (default): +1 on victory, -1
 truncation, nothing before the end. `score_sheet`: victory 1 + S/20 where S is the score sheet
 (victory points by level + 1 per Life + 2 per Call to Arms held - 3 per dead hero - 4 per grasped
 tile), defeat -1. `shaped`: `win_loss` plus +0.02 per Monster and +0.2 per Warlord vanquished,
--0.03 per Life lost, -0.1 per tile grasped, +0.05 per Grasp removed, paid when they happen. The
-final `info` has `result` (victory, defeat_heroes, defeat_grasp, defeat_deck, truncated) and `score`.
+-0.03 per Life lost, -0.1 per tile grasped, +0.05 per Grasp removed, paid when they happen.
+
+## Infos
+
+{infos_markdown(GAME)}
 
 ## Options
 

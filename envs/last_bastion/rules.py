@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import Game, Outcome
+from envs.core.game import Game, Outcome, check_seat
 from envs.core.options import OBSERVATION_MODE, Option, is_int_in, num_players_option, reward_scheme_option
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT, OUTCOMES
@@ -153,6 +153,7 @@ class LastBastionGame(Game):
     min_players, max_players = 1, 4
     cooperative = True
     option_spec = OPTION_SPEC
+    end_reasons = tuple(RESULTS.values())
     observation_options = ("obs_card_ids", "obs_hints")
 
     action_layout = LAYOUT
@@ -358,7 +359,7 @@ class LastBastionState(HordePhase, Effects, HeroPhase, StateBase):
 
     # -- views --
     def observe(self, seat: int) -> np.ndarray:
-        return observe(self, seat)
+        return observe(self, check_seat(self, seat))
 
     def describe_action(self, action: int) -> str:
         name, args = LAYOUT.decode(action)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import Outcome, State
+from envs.core.game import Outcome, State, check_seat
 from envs.last_heroes import actions as A
 from envs.last_heroes.constants import (
     ADRENALINE,
@@ -1050,6 +1050,7 @@ class CompiledState(State):
         return self._rewards[: self.n].tolist()
 
     def observe(self, seat: int) -> np.ndarray:
+        seat = check_seat(self, seat)  # the compiled encoder would read out of bounds
         obs = np.zeros(OBS_SIZE, np.float32)  # allocated here: numba's own np.zeros unpickles its dtype per call
         _observe(self.s, self._g, seat, obs)
         return obs

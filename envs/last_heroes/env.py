@@ -1,6 +1,6 @@
 """Last Heroes as a PettingZoo AEC environment. The tables below are generated from the code."""
 
-from envs.core.aec import DRIVER_OPTIONS, make_env_factories
+from envs.core.aec import DRIVER_OPTIONS, infos_markdown, make_env_factories
 from envs.core.observation import fields_table
 from envs.core.options import options_markdown_table
 from envs.last_heroes.actions import LAYOUT
@@ -62,6 +62,10 @@ only when enough Ammo and Jokers exist to finish it.
 Zero until the end, then by `reward_scheme`: `win_loss` (+1 each winner, -1 the others),
 `rank` (1 - 2(pos-1)/(n-1), ties averaged) or `score_margin` (clip((mine - best other) / 20)).
 `shaping_coef > 0` adds potential-based shaping on monster VP + Scoring Wheel.
+
+## Infos
+
+{infos_markdown(GAME)}
 
 ## Options
 

@@ -14,6 +14,7 @@ from typing import Any
 from envs.core.game import Game, State
 from envs.last_heroes import actions as A
 from envs.last_heroes import compiled
+from envs.last_heroes.constants import END_REASONS
 from envs.last_heroes.content import MAX_PLAYERS, NUM_KINDS, Content, load_content
 from envs.last_heroes.observation import OBSERVATION_LAYOUT, encode
 from envs.last_heroes.rules import OPTION_SPEC, LastHeroesState
@@ -27,6 +28,7 @@ class LastHeroesGame(Game):
     max_players = MAX_PLAYERS
     action_layout = A.LAYOUT
     option_spec = OPTION_SPEC
+    end_reasons = tuple(END_REASONS.values())
 
     observation_layout = OBSERVATION_LAYOUT
 

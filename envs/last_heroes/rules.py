@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.game import Outcome, State
+from envs.core.game import Outcome, State, check_seat
 from envs.core.options import (
     OBSERVATION_MODE,
     Option,
@@ -806,7 +806,7 @@ class LastHeroesState(State):
 
     # -- observation ----------------------------------------------------------------------
     def observe(self, seat: int) -> np.ndarray:
-        return self.game.encode(self, seat)
+        return self.game.encode(self, check_seat(self, seat))
 
     # -- copy and (de)serialisation -------------------------------------------------------
     def clone(self) -> LastHeroesState:

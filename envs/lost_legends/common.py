@@ -50,6 +50,8 @@ DECISIONS = (
 ) = range(len(DECISIONS))
 
 PHASES = ("gear-up", "combat", "final round", "over")
+#: why a game ends (State.outcome().reason), in the order of the driver's end_reason codes
+END_REASONS = ("three levels played", "step cap reached")
 GEAR_UP, COMBAT, FINAL, OVER = range(len(PHASES))
 
 # Damage-event sources (observation V8).

@@ -1,6 +1,6 @@
 """Lost Legends as a PettingZoo AEC environment. The tables below are generated from the code."""
 
-from envs.core.aec import DRIVER_OPTIONS, make_env_factories
+from envs.core.aec import DRIVER_OPTIONS, infos_markdown, make_env_factories
 from envs.core.observation import fields_table
 from envs.core.options import options_markdown_table
 from envs.lost_legends.actions import LAYOUT
@@ -63,7 +63,11 @@ Zero until the end, then by `reward_scheme`: `win_loss` (+1 each winner, tied to
 win, -1 the others), `rank` ((n-1-2(rank-1))/(n-1), ties averaged), `score_margin`
 (clip((mine - best other) / 20, -1, 1)) or `shaped` (every step the change of
 (own provisional score - mean of the others') / `shaped_scale`, plus `shaped_terminal_weight` x
-win_loss at the end). At the end `infos[agent]` holds `final_score`, `breakdown` and `winners`.
+win_loss at the end).
+
+## Infos
+
+{infos_markdown(GAME)}
 
 ## Options
 

@@ -53,6 +53,7 @@ from envs.lost_legends.common import (
     DRAFT_BUY_COMMITTED,
     DRAFT_PICK,
     DRAFT_PLACE,
+    END_REASONS,
     FINAL,
     GEAR_UP,
     HEAL,
@@ -196,6 +197,7 @@ class LostLegendsGame(Game):
     action_layout = A.LAYOUT
     observation_layout = OBSERVATION_LAYOUT
     option_spec = OPTION_SPEC
+    end_reasons = END_REASONS
 
     def __init__(self, **options: Any):
         self.encode = encode_observation

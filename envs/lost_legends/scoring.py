@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from envs.core.game import Outcome
 from envs.lost_legends.common import (
+    END_REASONS,
     NO,
     OVER,
     gold_bonus,
@@ -90,9 +91,9 @@ class ScoringMixin:
 
     def outcome(self) -> Outcome | None:
         if self.phase == OVER:
-            return Outcome(tuple(self.winners()), "three levels played")
+            return Outcome(tuple(self.winners()), END_REASONS[0])
         if self.truncated:
-            return Outcome((), "step cap reached", truncated=True)
+            return Outcome((), END_REASONS[1], truncated=True)
         return None
 
     def rewards(self) -> list[float]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import State, check_state_header
+from envs.core.game import State, check_seat, check_state_header
 from envs.lost_legends import actions as A
 from envs.lost_legends.combat import CombatMixin
 from envs.lost_legends.common import (
@@ -334,7 +334,7 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
 
     # -- observation and text -----------------------------------------------------------------------
     def observe(self, seat: int) -> np.ndarray:
-        return self.game.encode(self, seat)
+        return self.game.encode(self, check_seat(self, seat))
 
     def card_name(self, card_id: int) -> str:
         if card_id == NO:

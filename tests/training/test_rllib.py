@@ -180,8 +180,10 @@ def _play_games(env_id: str, n_players: int, policies, games: int, seed: int = 0
         actors = {a: seat_actor(policies[i % len(policies)]) for i, a in enumerate(env.possible_agents)}
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
-            env.step(None if term or trunc else actors[agent].act(obs["observation"], obs["action_mask"], env.state))
-        outcomes.append(env.state.outcome())
+            env.step(
+                None if term or trunc else actors[agent].act(obs["observation"], obs["action_mask"], env.game_state)
+            )
+        outcomes.append(env.game_state.outcome())
     return outcomes
 
 

@@ -116,7 +116,7 @@ def test_shared_options_have_one_vocabulary():
 
 def test_split_options_separates_the_driver_and_names_what_is_allowed():
     driver, game = split_options(RelayGame, {"num_players": 3, "auto_skip_forced": True, "target": 12})
-    assert driver == {"illegal_action": "raise", "auto_skip_forced": True, "render_mode": None}
+    assert driver == {"illegal_action": "raise", "auto_skip_forced": True, "render_mode": None, "infos": "lean"}
     assert game == {"num_players": 3, "target": 12}
     with pytest.raises(ValueError, match=r"unknown option\(s\) \['colour'\]; allowed options are"):
         split_options(RelayGame, {"colour": "red"})

@@ -104,7 +104,7 @@ def test_decision_by_a_seat_other_than_the_active_one_selects_that_agent():
     for seed in range(30):
         env.reset(seed=seed)
         env.step(RELAY_LAYOUT.encode("ADD", 0))  # player_0 adds; a bonus makes player_2 decide
-        if env.state.phase == 1:
+        if env.game_state.phase == 1:
             assert env.agent_selection == "player_2"
             assert env.observe("player_0")["action_mask"].sum() == 0
             mask = env.observe("player_2")["action_mask"]
@@ -118,9 +118,9 @@ def test_truncation_sets_truncations_not_terminations():
     env = relay_env(num_players=2, target=50, max_steps=3)
     env.reset(seed=1)
     for _ in range(3):
-        env.step(RELAY_LAYOUT.encode("ADD", 0) if env.state.phase == 0 else RELAY_LAYOUT.encode("UNDO"))
+        env.step(RELAY_LAYOUT.encode("ADD", 0) if env.game_state.phase == 0 else RELAY_LAYOUT.encode("UNDO"))
     assert all(env.truncations.values()) and not any(env.terminations.values())
-    assert env.infos["player_0"]["result"] == "truncated"
+    assert env.end_reasons[env.infos["player_0"]["end_reason"]] == "step cap reached"
     assert env.last()[1] == 0.0
 
 

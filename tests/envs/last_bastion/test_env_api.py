@@ -49,7 +49,7 @@ def test_spaces_do_not_depend_on_the_player_count():
 
 @pytest.mark.parametrize("scheme", ["win_loss", "score_sheet", "shaped"])
 def test_random_games_give_team_rewards(scheme):
-    env = last_bastion_v0.env(num_players=3, reward_scheme=scheme)
+    env = last_bastion_v0.env(num_players=3, reward_scheme=scheme, infos="rich")
     rng = random.Random(0)
     for seed in range(3):
         env.reset(seed=seed)

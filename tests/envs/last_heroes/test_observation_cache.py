@@ -152,8 +152,8 @@ def test_apply_checks_legality_and_the_driver_too():
     env.reset(seed=3)
     with pytest.raises(IllegalActionError):
         env.step(illegal)
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
     legal = int(np.flatnonzero(env.action_mask())[0])
     env.step(legal)
     state.apply(legal)
-    assert env.state.to_json() == state.to_json()
+    assert env.game_state.to_json() == state.to_json()

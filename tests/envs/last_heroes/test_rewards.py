@@ -33,7 +33,7 @@ def test_shaping_sums_to_the_terminal_reward(n, auto_skip):
         )
         plain, final = _total_rewards(envs.make("last_heroes_v0", num_players=n, auto_skip_forced=auto_skip), seed)
         assert shaped == pytest.approx(plain)
-        winners = set(final["player_0"]["winners"])
+        winners = set(np.flatnonzero(final["player_0"]["winners"]).tolist())
         assert plain == {f"player_{i}": (1.0 if i in winners else -1.0) for i in range(n)}
 
 

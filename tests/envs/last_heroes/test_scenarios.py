@@ -750,7 +750,7 @@ def test_s16_case_a_ends_immediately(variant):
     assert state.scores() == expected
     assert state.returns() == [1.0] + [-1.0] * (n - 1)
     assert env.rewards == {f"player_{i}": r for i, r in enumerate([1.0] + [-1.0] * (n - 1))}
-    assert env.infos["player_0"]["end_case"] == "A"
+    assert env.end_reasons[env.infos["player_0"]["end_reason"]] == "every artefact won (case A)"
 
 
 # =================================================================================================

@@ -65,9 +65,9 @@ def test_pettingzoo_api_test_dict_observations_and_seed_test():
 
 @pytest.mark.parametrize("n", [3, 5])
 def test_win_loss_rewards_match_the_outcome(n):
-    env = lost_legends_v0.env(num_players=n)
+    env = lost_legends_v0.env(num_players=n, infos="rich")
     totals, final = play(env, seed=n)
-    winners = final["player_0"]["winners"]
+    winners = np.flatnonzero(final["player_0"]["winners"]).tolist()
     assert winners and final["player_0"]["final_score"] == [
         float(sum(b.values())) for b in final["player_0"]["breakdown"]
     ]
@@ -77,7 +77,7 @@ def test_win_loss_rewards_match_the_outcome(n):
 
 def test_rank_and_score_margin_rewards():
     for scheme in ("rank", "score_margin"):
-        env = lost_legends_v0.env(num_players=4, reward_scheme=scheme)
+        env = lost_legends_v0.env(num_players=4, reward_scheme=scheme, infos="rich")
         totals, final = play(env, seed=2)
         scores = final["player_0"]["final_score"]
         values = [totals[f"player_{i}"] for i in range(4)]
