@@ -129,7 +129,7 @@ class HerozooMultiAgentEnv(MultiAgentEnv):
         return obs_d, rew_d, term_d, trunc_d, info_d
 
     def _result(self, agent: str) -> dict[str, Any]:
-        state = self.env.state
+        state = self.env.game_state
         seat = self._seat[agent]
         outcome = state.outcome()
         winners = list(outcome.winners) if outcome is not None else []
