@@ -41,7 +41,7 @@ from typing import Any
 import yaml
 
 from training.atomic import atomic_write_text
-from training.policies import spec_path
+from training.policies import spec_error
 
 # Fixed baseline opponents a self-play run may mix in (policy specs of training.policies).
 BASELINE_NAMES: tuple[str, ...] = ("random", "heuristic")
@@ -439,10 +439,9 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
     for key, words, rest in (("baselines", BASELINE_NAMES, "the pool"), ("partners", PARTNER_NAMES, "the learner")):
         weights = getattr(sp, key)
         for name, weight in weights.items():
-            if name not in words and not spec_path(name).exists():
-                errors.append(
-                    f"unknown key 'selfplay.{key}.{name}': neither one of {list(words)} nor an existing checkpoint path"
-                )
+            why = spec_error(name, words)
+            if why is not None:
+                errors.append(f"unknown key 'selfplay.{key}.{name}': {why}")
             elif not 0.0 <= weight <= 1.0:
                 errors.append(f"selfplay.{key}.{name}: {weight!r} is out of range; it must be >= 0 and <= 1")
         total = sum(weights.values())

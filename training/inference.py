@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from training.checkpoints import ACTIVATIONS, PI_PREFIX, load_checkpoint_file
+from training.checkpoints import ACTIVATIONS, PI_PREFIX, VF_PREFIX, load_checkpoint_file
 from training.mlp_kernel import seat_step
 
 # numpy inference
@@ -78,6 +78,21 @@ class NumpyMLPPolicy:
             np.ascontiguousarray(weights["action_net.weight"].T, dtype=f32),
             np.ascontiguousarray(weights["action_net.bias"], dtype=f32),
         )
+        # the value head (search's leaf evaluator), when the checkpoint kept it
+        vf_arch = metadata["policy"].get("net_arch_vf")
+        self._value_layers: list[tuple[np.ndarray, np.ndarray]] | None = None
+        if vf_arch is not None and "value_net.weight" in weights:
+            self._value_layers = [
+                (
+                    np.ascontiguousarray(weights[f"{VF_PREFIX}{2 * i}.weight"].T, dtype=f32),
+                    np.ascontiguousarray(weights[f"{VF_PREFIX}{2 * i}.bias"], dtype=f32),
+                )
+                for i in range(len(vf_arch))
+            ]
+            self._value_out = (
+                np.ascontiguousarray(weights["value_net.weight"].T, dtype=f32),
+                np.ascontiguousarray(weights["value_net.bias"], dtype=f32),
+            )
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"unsupported activation {self.activation!r}")
         self._relu = self.activation == "relu"
@@ -117,6 +132,31 @@ class NumpyMLPPolicy:
         w, b = self._out
         out = x @ w
         out += b
+        return out
+
+    @property
+    def has_value(self) -> bool:
+        """Whether the checkpoint kept its value head (``values`` works)."""
+        return self._value_layers is not None
+
+    def values(self, obs_batch: np.ndarray) -> np.ndarray:
+        """The value head's estimate ``float32[B]`` for observations ``[B, observation_size]``: the
+        return the seat that observes expects from here (MaskablePPO's critic)."""
+        if self._value_layers is None:
+            raise ValueError(f"{self.name}: this checkpoint was saved without its value head")
+        x = np.asarray(obs_batch, dtype=np.float32)
+        x = x.reshape(x.shape[0] if x.ndim > 1 else 1, -1)
+        if x.shape[1] != self.observation_size:
+            raise ValueError(f"observations have length {x.shape[1]}, the policy expects {self.observation_size}")
+        out = np.empty(x.shape[0], np.float32)
+        for row in range(x.shape[0]):  # vector products: a small matrix product wakes BLAS threads (ms each)
+            h = x[row]
+            for w, b in self._value_layers:
+                h = h @ w
+                h += b
+                self._activate(h)
+            w, b = self._value_out
+            out[row] = float(h @ w[:, 0]) + float(b[0])
         return out
 
     def _logits_torch(self, x: np.ndarray) -> np.ndarray | None:

@@ -9,6 +9,7 @@ A policy *spec* names one, in configs and on the command line:
 | a path | a trained checkpoint (`.json` metadata or `.pt` weights, or a folder holding one) |
 | `human` | asks a person at the terminal (for play) |
 | `rllib:PATH[#MODULE]` | an RLlib checkpoint of `training.rllib.train`, read without ray (docs/rllib.md) |
+| `search:KEY=VALUE,...` | information-set tree search (`training.search`), e.g. `search:prior=shipped,sims=200` |
 
 ``load_policy(spec, env_id)`` returns the policy; that is how trained checkpoints plug back in as
 opponents, partners and bots to play against.
@@ -37,6 +38,26 @@ class Policy(Protocol):
     name: str
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int: ...
+
+
+def spec_error(spec: Any, words: Sequence[str] = SPEC_WORDS) -> str | None:
+    """Why ``spec`` names no policy (None when it does): one of ``words``, an existing checkpoint
+    path, an ``rllib:`` checkpoint, or a well-formed ``search:`` spec."""
+    if not isinstance(spec, str) or not spec.strip():
+        return f"a policy spec is a non-empty string, got {spec!r}"
+    if spec in words:
+        return None
+    if spec.startswith("search:"):
+        from training.search import parse_spec
+
+        try:
+            parse_spec(spec)
+        except ValueError as e:
+            return str(e)
+        return None
+    if not spec_path(spec).exists():
+        return f"{spec!r} is neither one of {list(words)}, a search: spec, nor an existing checkpoint path"
+    return None
 
 
 def spec_path(spec: str) -> Path:
@@ -110,13 +131,20 @@ def load_policy(spec: str, env_id: str, seed: int | None = None, deterministic: 
         return HeuristicPolicy(env_id, seed)
     if spec == "human":
         return HumanPolicy(env_id)
+    if spec.startswith("search:"):
+        from training.search import load_search_policy
+
+        return load_search_policy(spec, env_id, seed=seed)
     if spec.startswith("rllib:"):
         from training.rllib.export import load_rllib_policy  # numpy only: imports neither ray nor torch
 
         return load_rllib_policy(spec, env_id, deterministic=deterministic, seed=seed)
     path = Path(spec)
     if not path.exists():
-        raise ValueError(f"policy spec {spec!r} is neither one of {list(SPEC_WORDS)} nor an existing checkpoint path")
+        raise ValueError(
+            f"policy spec {spec!r} is neither one of {list(SPEC_WORDS)}, a search: spec, "
+            "nor an existing checkpoint path"
+        )
     from training.inference import CheckpointPolicy
 
     return CheckpointPolicy(path, env_id=env_id, deterministic=deterministic, seed=seed)

@@ -17,7 +17,9 @@ import envs  # noqa: E402
 from envs import openspiel as ho  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = [(e, n) for e in envs.ENV_IDS for n in sorted({envs.game_class(e).min_players, envs.game_class(e).max_players})]
+TABLES = [
+    (e, n) for e in envs.ENV_IDS for n in sorted({envs.game_class(e).min_players, envs.game_class(e).max_players})
+]
 #: ISMCTS simulations per decision in the fast whole-game test (Lost Legends runs longest)
 FAST_SIMS = {"lost_legends_v0": 4}
 
@@ -88,6 +90,8 @@ def test_options_pass_through_and_are_checked():
         ho.load_game("last_bastion_v0", difficulty="impossible")
     with pytest.raises(Exception, match="num_players"):
         ho.load_game("last_heroes_v0", players=9)
+    with pytest.raises(pyspiel.SpielError, match="shaping_coef"):  # a game string is typed strictly
+        pyspiel.load_game("python_herozoo_last_heroes_v0(shaping_coef=1)")
     with pytest.raises(Exception, match="no_such_option"):
         pyspiel.load_game("python_herozoo_last_heroes_v0(no_such_option=1)")
 
@@ -129,6 +133,12 @@ def test_random_game_agrees_with_the_herozoo_state(env_id, n):
 def test_openspiel_random_sim_test(env_id, n):
     """OpenSpiel's own checks: clones, unique action strings, masks, returns sum and bounds, observables."""
     pyspiel.random_sim_test(ho.load_game(env_id, players=n, seed=2), num_sims=1, serialize=False, verbose=False)
+
+
+def test_compiled_last_heroes_engine():
+    game = ho.load_game("last_heroes_v0", players=3, seed=1, engine="compiled")
+    assert type(game.new_initial_state().herozoo_state()).__name__ == "CompiledState"
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
 def test_seeded_games_repeat_however_many_clones_and_tensors_come_between():
@@ -285,7 +295,7 @@ def test_ismcts_plays_whole_games(env_id):
 @pytest.mark.slow
 @pytest.mark.parametrize("env_id,n", TABLES)
 def test_ismcts_plays_whole_games_at_every_table_size(env_id, n):
-    _check_ismcts_game(env_id, n, 20)
+    _check_ismcts_game(env_id, n, 10 if env_id == "lost_legends_v0" else 20)
 
 
 def test_ismcts_default_sampler_and_seeded_resampling():
@@ -322,5 +332,8 @@ def test_example_runs_and_repeats_from_its_seed(capsys):
     out = capsys.readouterr().out
     assert "game 2: returns" in out and "simulations per second" in out
     assert example.main(argv)["returns"] == summary["returns"]
-    mixed = example.main(["last_heroes_v0", "--games", "1", "--simulations", "2", "--random-seats", "1"])
-    assert mixed["seats"] == ["ismcts(2)", "random"] and len(mixed["returns"][0]) == 2
+    # the search works through the adapter: 10 simulations beat OpenSpiel's random bot
+    argv = ["last_heroes_v0", "--games", "4", "--simulations", "10", "--random-seats", "1", "--seed", "3"]
+    mixed = example.main(argv + ["--param", "reward_scheme=rank"])
+    assert mixed["seats"] == ["ismcts(10)", "random"] and "reward_scheme=rank" in mixed["game"]
+    assert mixed["mean"][0] > 0 > mixed["mean"][1]

@@ -33,7 +33,7 @@ import numpy as np
 import envs
 from envs.core.game import IllegalActionError, State
 from training.playing import boards
-from training.policies import load_policy, observation_options, seat_actor, spec_path
+from training.policies import load_policy, observation_options, seat_actor, spec_error
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT_DIR = REPO_ROOT / "checkpoints"
@@ -98,6 +98,8 @@ def resolve_spec(spec: str, env_id: str) -> str:
 def spec_label(spec: str) -> str:
     """A short name for a seat spec: the word itself, or a checkpoint's file stem."""
     if spec in SEAT_WORDS:
+        return spec
+    if spec.startswith("search:"):
         return spec
     return Path(spec).stem or spec
 
@@ -435,8 +437,20 @@ class Session:
         state = self.state
         seat = int(state.current_player)
         obs, mask = state.observe(seat), state.legal_mask()
-        action = int(policy.act(obs, mask, state))
         legal = int(np.count_nonzero(mask))
+        if hasattr(policy, "analyse"):  # a search: its visit shares
+            result = policy.analyse(state)
+            action = result.action
+            p = float(result.shares[action]) if result.simulations else 1.0
+            top = result.legal[np.argsort(-result.visits[result.legal])][:3]
+            others = ", ".join(f"{int(a)} {result.shares[a]:.0%}" for a in top if a != action)
+            how = (
+                f"the search's share of {result.simulations} simulations (value {result.value:+.2f}"
+                + (f"; next: {others}" if others else "")
+                + ")"
+            )
+            return Hint(spec_label(resolved), action, state.describe_action(action), p, how)
+        action = int(policy.act(obs, mask, state))
         if hasattr(policy, "probabilities"):
             p = float(policy.probabilities(obs[None, :], mask[None, :])[0, action])
             how = "the policy's probability of this action (it plays its most probable action)"
@@ -542,10 +556,9 @@ def _seat_list(
         if not isinstance(spec, str) or not spec.strip():
             raise ValueError(f"seat {seat}: a seat spec is a non-empty string, got {spec!r}")
         spec = spec.strip()
-        if check_paths and spec not in SEAT_WORDS and not spec_path(spec).exists():
-            raise ValueError(
-                f"seat {seat}: {spec!r} is neither one of {list(SEAT_WORDS)} nor an existing checkpoint path"
-            )
+        why = spec_error(spec, SEAT_WORDS) if check_paths else None
+        if why is not None:
+            raise ValueError(f"seat {seat}: {why}")
         specs[int(seat)] = spec
     return specs
 

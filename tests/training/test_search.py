@@ -1,0 +1,162 @@
+"""Information-set search (training.search): its spec, what it may read, that it finds what the
+rules reward, and that it plays as a policy wherever a spec goes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envs
+from envs.core.game import play_forced
+from tests.toys import LAYOUT, RelayGame
+from training.evaluate import evaluate
+from training.policies import load_policy, spec_error
+from training.search import SearchConfig, SearchPolicy, outcome_values, parse_spec
+
+SHIPPED_LH = "checkpoints/last_heroes/last_heroes.json"
+ADD1, ADD2, KEEP, UNDO = LAYOUT.encode("ADD", 0), LAYOUT.encode("ADD", 1), LAYOUT.encode("KEEP"), LAYOUT.encode("UNDO")
+
+
+@pytest.fixture
+def relay(monkeypatch):
+    monkeypatch.setattr(envs, "_REGISTRY", dict(envs._REGISTRY))
+    monkeypatch.setattr(envs, "ENV_IDS", envs.ENV_IDS)
+    envs.register("relay_v0", "tests.toys")
+    return "relay_v0"
+
+
+# -- the spec ----------------------------------------------------------------------------------
+def test_specs_parse_and_print_back():
+    cfg = parse_spec(f"search:prior={SHIPPED_LH},seconds=0.5,c=2,seed=7")
+    assert (cfg.prior, cfg.seconds, cfg.c, cfg.seed, cfg.leaf_kind) == (SHIPPED_LH, 0.5, 2.0, 7, "value")
+    assert parse_spec(cfg.to_spec()) == cfg
+    assert parse_spec("search:").leaf_kind == "random" and parse_spec("search:").sims == 200
+    assert parse_spec("search:leaf=heuristic,sims=3") == SearchConfig(leaf="heuristic", sims=3)
+
+
+@pytest.mark.parametrize(
+    "spec, says",
+    [
+        ("search:sims=0", "sims='0' is out of range"),
+        ("search:sims=2.5", "sims='2.5' is not an integer"),
+        ("search:seconds=inf", "seconds='inf' is out of range"),
+        ("search:budget=3", "unknown key 'budget'; the keys are prior, leaf, sims"),
+        ("search:sims=3,sims=4", "sims is given twice"),
+        ("search:sims", "'sims' is not KEY=VALUE"),
+        ("search:prior=nowhere.json", "prior='nowhere.json' is neither one of"),
+        ("search:leaf=value", "leaf=value reads the prior checkpoint's value head"),
+        ("search:noise=2", "noise='2' is out of range"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(spec, says):
+    with pytest.raises(ValueError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        parse_spec(spec)
+    assert says.split("'")[0] in spec_error(spec)  # configs and seat specs check the same way
+
+
+def test_load_policy_gives_a_search_that_brings_its_checkpoints_observation_options():
+    policy = load_policy("search:prior=shipped,sims=2", "last_bastion_v0", seed=1)
+    assert isinstance(policy, SearchPolicy)
+    assert policy.metadata["env_options"]["obs_hints"] is True  # evaluate and play read it from here
+    with pytest.raises(ValueError, match="needs the rules state"):
+        policy.act(np.zeros(3), np.ones(3))
+
+
+# -- what it may read --------------------------------------------------------------------------
+class _Guarded:
+    """A root state that offers only what a seat may use: its own turn, mask, and resampled worlds."""
+
+    ALLOWED = {"current_player", "legal_mask", "is_over", "resample_hidden", "game"}
+
+    def __init__(self, state):
+        object.__setattr__(self, "_state", state)
+
+    def __getattr__(self, name):
+        if name not in self.ALLOWED:
+            raise AssertionError(f"the search read root.{name}: only resampled worlds may be played or observed")
+        return getattr(object.__getattribute__(self, "_state"), name)
+
+
+@pytest.mark.parametrize("env_id", ["last_heroes_v0", "lost_legends_v0", "heroes_and_monsters_v0", "last_bastion_v0"])
+def test_the_search_plays_and_observes_only_resampled_worlds(env_id):
+    game = envs.game_class(env_id)(num_players=3)
+    state = game.new_state(5)
+    bot = envs.heuristic_bot(env_id, seed=0)
+    for _ in range(6):
+        play_forced(state)
+        state.apply(int(bot.act_state(state)))
+    play_forced(state)
+    policy = SearchPolicy(env_id, SearchConfig(leaf="random", sims=6), seed=0)
+    result = policy.analyse(_Guarded(state))
+    assert result.action in state.legal_actions()
+
+
+# -- it finds what the rules reward ------------------------------------------------------------
+def _relay_state(counter: int, n: int = 2, phase: int = 0, current: int = 0):
+    state = RelayGame(num_players=n).new_state(0)
+    state.counter, state.phase, state.current_player, state.active = counter, phase, current, current
+    return state
+
+
+def test_search_finds_the_only_winning_move_that_the_prior_does_not_know(relay):
+    # counter 9 of 10: ADD(1) wins (a bonus is undone by the team), ADD(2) always overshoots
+    policy = SearchPolicy(relay, SearchConfig(leaf="random", sims=60), seed=0)
+    result = policy.analyse(_relay_state(9))
+    assert result.action == ADD1
+    assert result.q[ADD2] == -1.0 and result.q[ADD1] > 0
+    assert result.visits[ADD1] > result.visits[ADD2]
+    assert result.visits.sum() == result.simulations - 1  # the first simulation evaluates the root
+    assert result.shares.sum() == pytest.approx(1.0)
+
+
+def test_a_partner_who_is_not_the_active_seat_maximises_the_team(relay):
+    # seat 1 decides KEEP or UNDO of seat 0's bonus at counter 11 of 10: only UNDO saves the team
+    state = _relay_state(11, n=2, phase=1, current=1)
+    state.active = 0
+    policy = SearchPolicy(relay, SearchConfig(leaf="random", sims=40), seed=3)
+    assert policy.act(None, state.legal_mask(), state) == UNDO
+
+
+def test_a_competitive_seat_maximises_its_own_result():
+    values = outcome_values(_finished_last_heroes())
+    assert sorted(values.tolist()) == [-1.0, 1.0]  # one winner, one loser: each seat's own value
+
+
+def _finished_last_heroes():
+    game = envs.game_class("last_heroes_v0")(num_players=2)
+    state = game.new_state(1)
+    rng = np.random.default_rng(1)
+    while not state.is_over():
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    return state
+
+
+def test_temperature_and_noise_keep_choices_legal_and_seeded():
+    game = envs.game_class("last_heroes_v0")(num_players=2)
+    state = game.new_state(3)
+    play_forced(state)
+    cfg = SearchConfig(prior=SHIPPED_LH, sims=12, temperature=1.0, noise=0.25, seed=4)
+    a = [SearchPolicy("last_heroes_v0", cfg).analyse(state) for _ in range(2)]
+    assert a[0].action == a[1].action and np.array_equal(a[0].visits, a[1].visits)  # same seed, same search
+    assert state.legal_mask()[a[0].action]
+
+
+def test_a_single_legal_action_is_played_without_searching(relay):
+    state = _relay_state(4, phase=2)  # the cheer: KEEP only
+    result = SearchPolicy(relay, SearchConfig(leaf="random", sims=50), seed=0).analyse(state)
+    assert (result.action, result.simulations) == (KEEP, 0)
+
+
+def test_a_cpu_budget_bounds_the_decision():
+    game = envs.game_class("last_heroes_v0")(num_players=2)
+    state = game.new_state(2)
+    play_forced(state)
+    result = SearchPolicy("last_heroes_v0", parse_spec(f"search:prior={SHIPPED_LH},seconds=0.05")).analyse(state)
+    assert result.simulations >= 2 and result.cpu_seconds < 1.0
+
+
+# -- a policy like any other -------------------------------------------------------------------
+def test_search_plays_in_evaluate(relay):
+    # the toy with the team's perfect heuristic as playouts: search with it wins every game
+    results = evaluate(relay, 2, ["search:leaf=heuristic,sims=20"], games=6, seed=11)
+    assert results["team"]["win_rate"] == 1.0 and results["team"]["games"] == 6
