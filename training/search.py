@@ -148,8 +148,7 @@ def parse_spec(spec: str) -> SearchConfig:
     leaf = values.get("leaf")
     if leaf is not None and leaf not in LEAF_WORDS and not Path(leaf).exists():
         raise ValueError(
-            f"search spec {spec!r}: leaf={leaf!r} is neither one of {list(LEAF_WORDS)} "
-            "nor an existing checkpoint path"
+            f"search spec {spec!r}: leaf={leaf!r} is neither one of {list(LEAF_WORDS)} nor an existing checkpoint path"
         )
     if leaf == "value" and prior in ("uniform", "heuristic"):
         raise ValueError(
