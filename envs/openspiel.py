@@ -92,22 +92,12 @@ def parameter_specification(env_id: str) -> dict[str, Any]:
 
 
 def herozoo_options(env_id: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """pyspiel parameters -> the options of the herozoo Game (floats stay floats; unknown names are
-    left for the Game to reject with its own message)."""
-    game_cls = envs.game_class(env_id)
-    defaults = {o.name: o.default for o in game_cls.option_spec}
+    """pyspiel parameters -> the options of the herozoo Game (``players`` -> ``num_players``,
+    ``seed`` left out, ``observation_mode`` fixed)."""
+    names = {o.name for o in envs.game_class(env_id).option_spec}
     back = {v: k for k, v in _RENAMED.items()}
-    options: dict[str, Any] = {}
-    for name, value in params.items():
-        if name == "seed":
-            continue
-        name = back.get(name, name)
-        if isinstance(defaults.get(name), float) and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)  # "shaping_coef=1" in a game string arrives as an int
-        options[name] = value
-    for name, value in _FIXED.items():
-        if name in defaults:
-            options[name] = value
+    options = {back.get(name, name): value for name, value in params.items() if name != "seed"}
+    options.update({name: value for name, value in _FIXED.items() if name in names})
     return options
 
 
@@ -160,8 +150,14 @@ def register_all() -> list[str]:
 
 
 def load_game(env_id: str, **params: Any) -> HerozooGame:
-    """``pyspiel.load_game`` of an env id with the given parameters (registering it first)."""
-    return pyspiel.load_game(register(env_id), params)
+    """``pyspiel.load_game`` of an env id with the given parameters (registering it first). pyspiel
+    checks parameter types strictly; here an int given for a float parameter is made a float."""
+    name = register(env_id)
+    spec = parameter_specification(env_id)
+    for key, value in params.items():
+        if isinstance(spec.get(key), float) and isinstance(value, int) and not isinstance(value, bool):
+            params[key] = float(value)
+    return pyspiel.load_game(name, params)
 
 
 @functools.lru_cache(maxsize=64)
@@ -360,6 +356,19 @@ class HerozooObserver:
 
     def string_from(self, state: HerozooState, player: int) -> str:
         return state._holder.look().render(int(player))
+
+
+def wrap_state(game: HerozooGame, state) -> HerozooState:
+    """A pyspiel state of ``game`` that plays a copy of the herozoo ``state`` (e.g. to let an
+    OpenSpiel bot choose one move of a game herozoo runs). OpenSpiel's history starts empty."""
+    if state.game.env_id != game.env_id or state.game.num_players != game.num_players():
+        raise ValueError(
+            f"a {state.game.num_players}-player {state.game.env_id} state does not fit "
+            f"{game.num_players()}-player {game.env_id}"
+        )
+    wrapped = game.new_initial_state()
+    wrapped._holder = _Holder(game, state.clone())
+    return wrapped
 
 
 def seeded_resampler(seed: int | None = None) -> Callable[[HerozooState, int], HerozooState]:

@@ -10,6 +10,7 @@ A policy *spec* names one, in configs and on the command line:
 | `human` | asks a person at the terminal (for play) |
 | `rllib:PATH[#MODULE]` | an RLlib checkpoint of `training.rllib.train`, read without ray (docs/rllib.md) |
 | `search:KEY=VALUE,...` | information-set tree search (`training.search`), e.g. `search:prior=shipped,sims=200` |
+| `openspiel:ismcts[,sims=N]` | OpenSpiel's ISMCTS bot (`training.openspiel_policy`; the `interop` extra) |
 
 ``load_policy(spec, env_id)`` returns the policy; that is how trained checkpoints plug back in as
 opponents, partners and bots to play against.
@@ -47,9 +48,11 @@ def spec_error(spec: Any, words: Sequence[str] = SPEC_WORDS) -> str | None:
         return f"a policy spec is a non-empty string, got {spec!r}"
     if spec in words:
         return None
-    if spec.startswith("search:"):
-        from training.search import parse_spec
-
+    if spec.startswith("search:") or spec.startswith("openspiel:"):
+        if spec.startswith("search:"):
+            from training.search import parse_spec
+        else:
+            from training.openspiel_policy import parse_spec
         try:
             parse_spec(spec)
         except ValueError as e:
@@ -135,6 +138,10 @@ def load_policy(spec: str, env_id: str, seed: int | None = None, deterministic: 
         from training.search import load_search_policy
 
         return load_search_policy(spec, env_id, seed=seed)
+    if spec.startswith("openspiel:"):
+        from training.openspiel_policy import OpenSpielISMCTSPolicy
+
+        return OpenSpielISMCTSPolicy(env_id, spec, seed=seed)
     if spec.startswith("rllib:"):
         from training.rllib.export import load_rllib_policy  # numpy only: imports neither ray nor torch
 

@@ -15,6 +15,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import envs  # noqa: E402
 from envs import openspiel as ho  # noqa: E402
+from envs.core.game import IllegalActionError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = [
@@ -133,6 +134,14 @@ def test_random_game_agrees_with_the_herozoo_state(env_id, n):
 def test_openspiel_random_sim_test(env_id, n):
     """OpenSpiel's own checks: clones, unique action strings, masks, returns sum and bounds, observables."""
     pyspiel.random_sim_test(ho.load_game(env_id, players=n, seed=2), num_sims=1, serialize=False, verbose=False)
+
+
+def test_an_illegal_action_is_refused_and_not_recorded():
+    state = ho.load_game("last_heroes_v0", players=2, seed=0).new_initial_state()
+    bad = next(a for a in range(state.get_game().num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(IllegalActionError, match="Legal actions"):
+        state.apply_action(bad)
+    assert state.history() == [] and state.legal_actions() == state.herozoo_state().legal_actions()
 
 
 def test_compiled_last_heroes_engine():
@@ -337,3 +346,16 @@ def test_example_runs_and_repeats_from_its_seed(capsys):
     mixed = example.main(argv + ["--param", "reward_scheme=rank"])
     assert mixed["seats"] == ["ismcts(10)", "random"] and "reward_scheme=rank" in mixed["game"]
     assert mixed["mean"][0] > 0 > mixed["mean"][1]
+
+
+def test_openspiel_ismcts_is_a_policy_spec_that_plays_in_evaluate():
+    from training.evaluate import evaluate
+    from training.openspiel_policy import parse_spec
+    from training.policies import spec_error
+
+    results = evaluate("last_heroes_v0", 2, ["openspiel:ismcts,sims=10", "random"], games=4, seed=5)
+    ismcts_row, random_row = results["agents"]
+    assert ismcts_row["games"] == 4 and ismcts_row["wins"] >= random_row["wins"]
+    assert parse_spec("openspiel:ismcts,sims=7,c=1.5") == {"sims": 7, "c": 1.5, "seed": 0}
+    assert "unknown key 'depth'" in spec_error("openspiel:ismcts,depth=3")
+    assert "openspiel:ismcts[,sims=N]" in spec_error("openspiel:mcts")
