@@ -198,7 +198,8 @@ class PretrainConfig:
     """Optional behaviour cloning from a teacher policy before PPO starts."""
 
     teacher: str = setting(
-        "none", 'policy to imitate before PPO: "none", "heuristic", or a checkpoint path (teacher at every seat)'
+        "none",
+        'policy to imitate before PPO: "none", "heuristic", a checkpoint path or a search: spec (at every seat)',
     )
     games: int = setting(2000, "teacher games whose decisions form the training set", ge=1)
     epochs: int = setting(8, "passes over the teacher data", ge=1)
@@ -210,6 +211,20 @@ class PretrainConfig:
     )
     dagger_games: int = setting(500, "games the clone plays in each DAgger round", ge=1)
     dagger_epochs: int = setting(3, "passes over all the data in each DAgger refit (it starts from the last fit)", ge=1)
+    exit_rounds: int = setting(
+        0,
+        "expert-iteration rounds after the first fit: search with the network as prior and value plays every "
+        "seat, the network fits its visit shares and the results",
+        ge=0,
+    )
+    exit_games: int = setting(200, "self-play games the search plays in each expert-iteration round", ge=1)
+    exit_search: str = setting(
+        "sims=64,temperature=1,noise=0.25",
+        "the search of each round: keys of a search: spec (training.search) but prior, which is the network",
+    )
+    exit_epochs: int = setting(3, "passes over the kept search data in each expert-iteration refit", ge=1)
+    exit_window: int = setting(2, "expert-iteration rounds whose search data each refit uses (the latest)", ge=1)
+    workers: int = setting(1, "processes that play the teacher's and the search's games (2 cores here)", ge=1)
     kickstart_coef: float = setting(
         0.0, "weight of the distillation towards the teacher on PPO's own rollouts after each update (0: off)", ge=0
     )
@@ -455,6 +470,23 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
         )
     if not run.runs_dir.strip():
         errors.append("run.runs_dir: must not be empty")
+    if cfg.pretrain.exit_rounds > 0:
+        from training.search import parse_spec
+
+        if cfg.pretrain.teacher == "none":
+            errors.append("pretrain.exit_rounds > 0 searches with the network fitted first; set pretrain.teacher")
+        keys = [item.partition("=")[0].strip() for item in cfg.pretrain.exit_search.split(",")]
+        if "prior" in keys:
+            errors.append("pretrain.exit_search: leave out prior; the search's prior is the network being trained")
+        else:
+            try:
+                parse_spec(f"search:prior=uniform,leaf=random,{cfg.pretrain.exit_search}")
+            except ValueError as e:
+                errors.append(f"pretrain.exit_search: {e}")
+    if cfg.pretrain.teacher != "none":
+        why = spec_error(cfg.pretrain.teacher, ("heuristic", "random"))
+        if why is not None:
+            errors.append(f"pretrain.teacher: {why}")
     if cfg.pretrain.kickstart_coef > 0 and cfg.pretrain.teacher == "none":
         errors.append("pretrain.kickstart_coef > 0 distils towards pretrain.teacher; set a teacher (e.g. heuristic)")
 

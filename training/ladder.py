@@ -92,8 +92,11 @@ def rung_specs(env_id: str, rungs: Sequence[str], budgets: Sequence[float], extr
     return specs
 
 
-def plan(env_id: str, players: Sequence[int], rungs: Sequence[str], games: int, search_games: int) -> list[Match]:
-    """Every match of the ladder (see the module doc)."""
+def plan(
+    env_id: str, players: Sequence[int], rungs: Sequence[str], games: int, search_games: int, focus: str | None = None
+) -> list[Match]:
+    """Every match of the ladder (see the module doc); with ``focus``, only those that rung plays in
+    (the row: alone against each other rung, its team alone and beside each partner)."""
     cooperative = envs.game_class(env_id).cooperative
 
     def count(lineup: Sequence[str]) -> int:
@@ -113,6 +116,8 @@ def plan(env_id: str, players: Sequence[int], rungs: Sequence[str], games: int, 
             ]
         else:
             out += [Match("field", n, (a, b), count([a, b])) for a in rungs for b in rungs if a != b]
+    if focus is not None:
+        out = [m for m in out if m.lineup[0] == focus or (m.kind == "head_to_head" and focus in m.lineup)]
     return out
 
 
@@ -131,10 +136,13 @@ def run_ladder(
     search_games: int,
     seed: int = 60000,
     workers: int = 1,
+    focus: str | None = None,
     log=print,
 ) -> dict[str, Any]:
     rungs = list(specs)
-    matches = plan(env_id, players, rungs, games, search_games)
+    if focus is not None and focus not in rungs:
+        raise ValueError(f"--focus {focus!r} is not a rung; the rungs are {rungs}")
+    matches = plan(env_id, players, rungs, games, search_games, focus)
     jobs = [(env_id, specs, m, seed + 1000 * i) for i, m in enumerate(matches)]
     log(f"{env_id}: {len(matches)} matches, {sum(m.games for m in matches)} games, {workers} worker(s)")
     started = time.perf_counter()
@@ -302,6 +310,8 @@ def plot(ladder: dict[str, Any], path: str | os.PathLike) -> None:
     for t, table in enumerate(ladder["tables"]):
         if ladder["kind"] == "cooperative":
             cells = [_find(table["cells"], "team", (r,)) for r in rungs]
+            none = {"rate": np.nan, "ci95": [np.nan, np.nan]}  # a rung this ladder did not field alone
+            cells = [c or none for c in cells]
             ys = [c["rate"] for c in cells]
             err = np.array([[c["rate"] - c["ci95"][0], c["ci95"][1] - c["rate"]] for c in cells]).T
             ax.bar(np.arange(len(rungs)) + t * width, ys, width, yerr=err, label=f"{table['players']}p", capsize=2)
@@ -334,6 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--search-games", type=int, default=None)
     parser.add_argument("--seed", type=int, default=60000)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--focus", default=None, help="only the matches of this rung (its row of the ladder)")
     parser.add_argument("--out", default=None, help="folder (default: checkpoints/<game>/)")
     return parser
 
@@ -356,10 +367,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             parser.error(f"--{key.replace('_', '-')} must be >= 1, got {value}")
     try:
         specs = rung_specs(args.env_id, args.rungs, args.budgets, args.extra)
+        if args.focus is not None and args.focus not in specs:
+            raise ValueError(f"--focus {args.focus!r} is not a rung; the rungs are {list(specs)}")
     except ValueError as e:
         parser.error(str(e))
     ladder = run_ladder(
-        args.env_id, players, specs, args.games, args.search_games or args.games, args.seed, args.workers
+        args.env_id, players, specs, args.games, args.search_games or args.games, args.seed, args.workers, args.focus
     )
     ladder["command"] = "python -m training.ladder " + " ".join(argv if argv is not None else sys.argv[1:])
     out = Path(args.out) if args.out else Path("checkpoints") / game_name(args.env_id)

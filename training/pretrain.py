@@ -12,6 +12,12 @@ often: its mistakes lead it to positions the teacher never reaches, where it has
 teacher labels every decision the student meets, and the fit is redone on all the data so far.
 The collected games also measure the student: how often it picks the teacher's action on its own
 positions, and its seats' mean result.
+
+Expert iteration (Anthony, Tian and Barber, 2017; AlphaZero's training loop) is the same fit with a
+search as the teacher: a teacher with ``analyse`` (``training.search``) labels each decision with
+its visit shares, a soft target, and the fit minimises the cross-entropy to them (and the value
+error to the results). ``training.train`` then makes the refitted network the search's prior and
+iterates (``pretrain.exit_rounds``).
 """
 
 from __future__ import annotations
@@ -36,16 +42,27 @@ class TeacherData:
     masks: np.ndarray  # bool [N, actions]
     actions: np.ndarray  # int64 [N]
     results: np.ndarray  # float32 [N], the deciding seat's final reward
+    targets: np.ndarray | None = None  # float32 [N, actions]: a search teacher's visit shares
 
     def __len__(self) -> int:
         return len(self.actions)
 
+    def soft_targets(self) -> np.ndarray:
+        """The policy targets as distributions: the visit shares, or the teacher's action one-hot."""
+        if self.targets is not None:
+            return self.targets
+        out = np.zeros(self.masks.shape, np.float32)
+        out[np.arange(len(self.actions)), self.actions] = 1.0
+        return out
+
     def __add__(self, other: TeacherData) -> TeacherData:
+        soft = self.targets is not None or other.targets is not None
         return TeacherData(
             np.concatenate([self.observations, other.observations]),
             np.concatenate([self.masks, other.masks]),
             np.concatenate([self.actions, other.actions]),
             np.concatenate([self.results, other.results]),
+            np.concatenate([self.soft_targets(), other.soft_targets()]) if soft else None,
         )
 
 
@@ -108,19 +125,26 @@ def collect_teacher_data(
     player_counts: Sequence[int] | None = None,
     student: Any = None,
     stats: dict[str, float] | None = None,
+    workers: int = 1,
 ) -> TeacherData:
     """The teacher's decisions over ``games`` games where it holds every seat; with several
     ``player_counts`` the games cycle through them (a repeated count gets more games).
 
     With a ``student`` policy the student plays every seat instead and the teacher only labels
     (DAgger). ``stats``, when given, receives ``agreement`` (how often the move played was the
-    teacher's) and ``mean_result`` (the seats' mean final reward)."""
+    teacher's) and ``mean_result`` (the seats' mean final reward). A teacher that searches
+    (``analyse``) also gives its visit shares (``targets``). ``workers > 1`` plays the games in
+    that many processes (without a student), each its share of the games on its own seeds."""
+    if workers > 1 and student is None and games > 1:
+        return _collect_in_processes(env_id, env_options, teacher, games, seed, player_counts, stats, workers)
     game_cls = envs.game_class(env_id)
     driver, options = split_options(game_cls, dict(env_options))
     skip_forced = driver["auto_skip_forced"]
     counts = resolve_player_counts(game_cls, options, player_counts)
     tables = {n: game_cls(**{**options, "num_players": n}) for n in set(counts)}
     policy = load_policy(teacher, env_id, seed=seed)
+    searches = hasattr(policy, "analyse")
+    shares = _Rows() if searches else None
     obs, masks, actions, seats, game_of = _Rows(), [], [], [], []
     results: list[list[float]] = []
     agreed = 0
@@ -137,7 +161,16 @@ def collect_teacher_data(
             seat = state.current_player
             mask = state.legal_mask()
             observation = state.observe(seat)
-            action = int(mask.argmax()) if state.num_legal() == 1 else int(actors[seat].act(observation, mask, state))
+            if state.num_legal() == 1:
+                action = int(mask.argmax())
+                if searches:
+                    shares.append(mask.astype(np.float32))
+            elif searches:
+                result = policy.analyse(state)
+                action = result.action
+                shares.append(result.shares.astype(np.float32))
+            else:
+                action = int(actors[seat].act(observation, mask, state))
             played = action if student is None or state.num_legal() == 1 else student.act(observation, mask, state)
             agreed += played == action
             obs.append(observation)
@@ -152,7 +185,41 @@ def collect_teacher_data(
         stats["agreement"] = agreed / max(len(actions), 1)
         stats["mean_result"] = float(np.mean([r for game_results in results for r in game_results]))
     observations = obs.take(next(iter(tables.values())).observation_size)
-    return TeacherData(observations, np.array(masks, bool), np.array(actions, np.int64), result)
+    num_actions = next(iter(tables.values())).num_actions
+    targets = shares.take(num_actions) if searches else None
+    return TeacherData(observations, np.array(masks, bool), np.array(actions, np.int64), result, targets)
+
+
+def _collect_share(job: tuple) -> tuple[TeacherData, dict[str, float]]:
+    env_id, env_options, teacher, games, seed, player_counts, registry = job
+    for registered, module in registry.items():  # a game registered in the parent is known here too
+        envs.register(registered, module)
+    stats: dict[str, float] = {}
+    data = collect_teacher_data(env_id, env_options, teacher, games, seed, player_counts, stats=stats)
+    return data, stats
+
+
+def _collect_in_processes(env_id, env_options, teacher, games, seed, player_counts, stats, workers) -> TeacherData:
+    """``collect_teacher_data`` split over ``workers`` spawned processes (each a share of the games,
+    on seeds of its own); the shares are joined in worker order, so the data depend on the seed alone."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    workers = min(workers, games)
+    sizes = [games // workers + (i < games % workers) for i in range(workers)]
+    seeds = np.random.SeedSequence(seed).generate_state(workers).tolist()
+    counts = list(player_counts) if player_counts else None
+    jobs = [(env_id, dict(env_options), teacher, g, int(s), counts, envs.registry()) for g, s in zip(sizes, seeds)]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = list(pool.map(_collect_share, jobs))
+    data = parts[0][0]
+    for part, _ in parts[1:]:
+        data = data + part
+    if stats is not None:
+        weights = np.array([len(p) for p, _ in parts], float)
+        for key in ("agreement", "mean_result"):
+            stats[key] = float(np.average([s[key] for _, s in parts], weights=weights))
+    return data
 
 
 def clone_into(
@@ -165,7 +232,8 @@ def clone_into(
     seed: int = 0,
     log=None,
 ) -> dict[str, float]:
-    """Fit ``model.policy`` (a MaskablePPO actor-critic) to the teacher data; returns final metrics."""
+    """Fit ``model.policy`` (a MaskablePPO actor-critic) to the teacher data; returns final metrics
+    (``accuracy``: how often the policy's best move is the teacher's move)."""
     policy = model.policy
     policy.set_training_mode(True)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
@@ -173,6 +241,8 @@ def clone_into(
     masks = torch.as_tensor(data.masks)
     actions = torch.as_tensor(data.actions)
     results = torch.as_tensor(data.results)
+    soft = data.targets is not None  # visit shares: cross-entropy to the distribution
+    targets = torch.as_tensor(data.targets) if soft else None
     generator = torch.Generator().manual_seed(seed)
     n = len(data)
     metrics: dict[str, float] = {}
@@ -185,7 +255,10 @@ def clone_into(
             latent_pi, latent_vf = policy.mlp_extractor(features)
             logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e8)  # as masked_logits, sharing latents
             values = policy.value_net(latent_vf).squeeze(-1)
-            policy_loss = torch.nn.functional.cross_entropy(logits, actions[idx])
+            if soft:
+                policy_loss = -(targets[idx] * torch.log_softmax(logits, -1)).sum(-1).mean()
+            else:
+                policy_loss = torch.nn.functional.cross_entropy(logits, actions[idx])
             value_loss = torch.nn.functional.mse_loss(values, results[idx])
             loss = policy_loss + value_coef * value_loss
             optimizer.zero_grad()

@@ -365,28 +365,30 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
     """Behaviour cloning of ``cfg.pretrain.teacher`` before PPO, then ``dagger_rounds`` of DAgger;
     metrics (per round: the clone's agreement on its own positions, its mean result) go to
     pretrain.json."""
+    from training.checkpoints import save_checkpoint
     from training.pretrain import ModelStudent, clone_into, collect_teacher_data
 
     p = cfg.pretrain
     started = time.time()
 
-    def collect(games: int, seed: int, student=None, stats=None):
+    def collect(games: int, seed: int, student=None, stats=None, teacher: str = p.teacher):
         return collect_teacher_data(
             cfg.env.env_id,
             cfg.env.options,
-            p.teacher,
+            teacher,
             games,
             seed=seed,
             player_counts=cfg.env.player_counts,
             student=student,
             stats=stats,
+            workers=p.workers,
         )
 
-    def fit(data, round_: int) -> dict[str, float]:
+    def fit(data, round_: int, epochs: int | None = None) -> dict[str, float]:
         return clone_into(
             model,
             data,
-            p.dagger_epochs if round_ else p.epochs,
+            epochs or (p.dagger_epochs if round_ else p.epochs),
             p.batch_size,
             p.learning_rate,
             p.value_coef,
@@ -423,6 +425,32 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
         rounds.append(row)
     if rounds:
         summary["dagger"] = rounds
+    exit_rows, window = [], []
+    for r in range(1, p.exit_rounds + 1):
+        # the search's prior and value: the network as fitted so far, saved where the search can load it
+        prior = save_checkpoint(
+            model, run_dir / "exit" / f"round_{r - 1}", checkpoint_metadata(cfg, model.num_timesteps, exit_round=r - 1)
+        )
+        teacher = f"search:prior={prior},{p.exit_search}"
+        stats: dict[str, float] = {}
+        began = time.time()
+        window = [*window, collect(p.exit_games, cfg.run.seed + 104729 * r, stats=stats, teacher=teacher)]
+        window = window[-p.exit_window :]
+        data = window[0]
+        for part in window[1:]:
+            data = data + part
+        row = {"round": r, "teacher": teacher, "samples": len(data), "search_mean_result": stats["mean_result"]}
+        row["collect_seconds"] = time.time() - began
+        row.update(fit(data, r, p.exit_epochs))
+        print(
+            f"expert iteration {r}: {len(window[-1])} search decisions in {row['collect_seconds']:.0f} s, "
+            f"refit on {len(data)}: accuracy {row['accuracy']:.3f}",
+            file=sys.stderr,
+        )
+        exit_rows.append(row)
+    if exit_rows:
+        summary["expert_iteration"] = exit_rows
+    if rounds or exit_rows:
         summary["seconds"] = time.time() - started
     atomic_write_text(run_dir / "pretrain.json", json.dumps(summary, indent=1))
     return summary

@@ -1,6 +1,7 @@
 """Behaviour cloning from the heuristic: the data is the teacher's, and the clone learns it."""
 
 import numpy as np
+import pytest
 from sb3_contrib import MaskablePPO
 
 from envs.last_heroes.game import LastHeroesGame
@@ -118,3 +119,75 @@ def test_pretrain_runs_its_dagger_rounds_and_records_the_clone_on_its_own_games(
     for r in rounds:
         assert 0.0 < r["student_agreement"] < 1.0 and -1.0 <= r["student_mean_result"] <= 1.0
         assert r["epoch"] == 1
+
+
+def test_a_search_teacher_labels_its_visit_shares_and_the_fit_follows_them():
+    data = collect_teacher_data(
+        "last_heroes_v0", {"num_players": 2}, "search:prior=checkpoints/last_heroes/last_heroes.json,sims=8", 1, seed=3
+    )
+    assert data.targets is not None and data.targets.shape == data.masks.shape
+    assert np.allclose(data.targets.sum(1), 1.0) and not (data.targets[~data.masks] > 0).any()
+    assert (data.targets.max(1) < 1).any()  # some decisions were split between moves: soft targets
+    env = SingleAgentEnv("last_heroes_v0", {"num_players": 2}, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [32]}, device="cpu")
+    before = clone_into(model, data, 1, 64, 1e-3, 0.5)["loss"]
+    after = clone_into(model, data, 30, 64, 3e-3, 0.5)["loss"]
+    assert after < before  # the soft cross-entropy goes down
+    mixed = data + collect_teacher_data("last_heroes_v0", {"num_players": 2}, "heuristic", 1, seed=4)
+    assert mixed.targets.shape[0] == len(mixed) and np.allclose(mixed.targets.sum(1), 1.0)
+
+
+def test_expert_iteration_rounds_search_with_the_network_they_refit(tmp_path):
+    import json
+
+    from training.config import load_config
+    from training.train import pretrain
+
+    cfg = load_config(
+        None,
+        [
+            "pretrain.teacher=heuristic",
+            "pretrain.games=2",
+            "pretrain.epochs=1",
+            "pretrain.exit_rounds=2",
+            "pretrain.exit_games=1",
+            "pretrain.exit_search=sims=4",
+            "pretrain.exit_epochs=1",
+            "pretrain.exit_window=1",
+        ],
+    )
+    env = SingleAgentEnv("last_heroes_v0", {"num_players": 2}, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [32]}, device="cpu")
+    summary = pretrain(cfg, model, tmp_path)
+    assert json.loads((tmp_path / "pretrain.json").read_text()) == summary
+    rounds = summary["expert_iteration"]
+    assert [r["round"] for r in rounds] == [1, 2]
+    for r in rounds:  # each round searched with the network as fitted before it
+        prior = tmp_path / "exit" / f"round_{r['round'] - 1}"
+        assert r["teacher"] == f"search:prior={prior}.json,sims=4" and prior.with_suffix(".pt").is_file()
+        assert r["samples"] > 0 and -1.0 <= r["search_mean_result"] <= 1.0
+
+
+EXIT = ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1"]
+
+
+@pytest.mark.parametrize(
+    "setting, says",
+    [
+        (["pretrain.exit_rounds=1"], "set pretrain.teacher"),
+        (
+            ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1", "pretrain.exit_search=prior=x,sims=3"],
+            "leave out prior",
+        ),
+        (
+            ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1", "pretrain.exit_search=sims=0"],
+            "sims='0' is out of range",
+        ),
+        (["pretrain.teacher=search:sims=-1"], "pretrain.teacher: search spec"),
+    ],
+)
+def test_expert_iteration_settings_are_checked(setting, says):
+    from training.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match=says):
+        load_config(None, setting)
