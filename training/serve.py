@@ -17,9 +17,16 @@ random token; at most ``--max-games`` are kept, the least recently used dropped 
 | `POST /api/games` | a new game: `{env_id, num_players, seat, seats?, options?, seed?}` -> its state |
 | `GET /api/games/{id}` | the state from the human's seat: board, text, legal actions, log, result |
 | `POST /api/games/{id}/act` | `{action, step}`: play a legal action; a stale `step` gets 409 and the state |
+| `POST /api/games/{id}/advance` | `{step}`: let the bots move for up to a short slice; the state |
 | `GET /api/games/{id}/hint?policy=SPEC` | what a bot would play now, and its probability |
 | `GET /api/games/{id}/replay` | the replay file (JSON, as a download) |
 | `DELETE /api/games/{id}` | forget the game |
+
+Bots move in slices of ``BOT_SLICE`` seconds of wall time (at least one move each): a state with
+``bots_to_move`` asks the page to call ``advance`` again, so every bot move appears as it is made and
+no request waits for more than one slow bot (a search bot at 1 CPU-second a move). The search bots
+(``search-0.1s``, ``search-1s``: the shipped network searched for that long) are offered wherever a
+game has a shipped network.
 
 Nothing a client sends names a file: seat specs are words or ids of the checkpoints listed by the
 server, options are checked against each game's allowed values, and the page's files are a fixed set.
@@ -110,6 +117,14 @@ def list_checkpoints(env_id: str, folder: Path = CHECKPOINT_DIR) -> dict[str, Pa
     return out
 
 
+#: the search bots offered beside a shipped network: word -> (policy spec, label)
+SEARCH_BOTS = {
+    "search-0.1s": ("search:prior=shipped,seconds=0.1", "search, 0.1 CPU-s a move (shipped network inside)"),
+    "search-1s": ("search:prior=shipped,seconds=1", "search, 1 CPU-s a move (shipped network inside)"),
+}
+BOT_SLICE = 0.25  # seconds of bot moves per request before the page is answered
+
+
 def catalogue(checkpoint_dir: Path = CHECKPOINT_DIR) -> dict[str, Any]:
     games = []
     for env_id in envs.ENV_IDS:
@@ -120,6 +135,8 @@ def catalogue(checkpoint_dir: Path = CHECKPOINT_DIR) -> dict[str, Any]:
             {"spec": "heuristic", "label": "heuristic (rule-based)"},
             {"spec": "random", "label": "random"},
         ]
+        if shipped:
+            bots += [{"spec": word, "label": label} for word, (_, label) in SEARCH_BOTS.items()]
         bots += [{"spec": cid, "label": cid.split(":", 1)[1]} for cid in list_checkpoints(env_id, checkpoint_dir)]
         options = [
             {"name": o.name, "default": o.default, "choices": list(o.choices), "doc": o.doc}
@@ -227,7 +244,7 @@ def create_app(
             raise ApiError(400, f"seat {seat}: {spec!r} is not one of the bots offered for {env_id}: {offered}")
         if spec.startswith("checkpoint:"):
             return str(list_checkpoints(env_id, checkpoint_dir)[spec])
-        return spec
+        return SEARCH_BOTS[spec][0] if spec in SEARCH_BOTS else spec
 
     def options_of(env_id: str, given: Any) -> dict[str, Any]:
         if given is None:
@@ -281,9 +298,11 @@ def create_app(
             seed = _int(seed, "seed", 0, MAX_SEED)
         options = options_of(env_id, body.get("options"))
         try:
-            session = Session.new(env_id, n, specs, seed, options)
+            session = Session.new(env_id, n, specs, seed, options, advance=False)
         except (ValueError, ReplayError) as e:
             raise ApiError(400, str(e)) from e
+        if session.bots_to_move:
+            session.advance(seconds=BOT_SLICE)
         token = store.add(session, seat)
         return JSONResponse(_state(token, session, seat), status_code=201)
 
@@ -304,13 +323,26 @@ def create_app(
         if isinstance(step, bool) or not isinstance(step, int):
             raise ApiError(400, f"step must be an integer, got {step!r}", _state(token, session, seat))
         try:
-            session.play(body["action"], step=step, seat=seat)
+            session.play(body["action"], step=step, seat=seat, bot_seconds=BOT_SLICE)
         except StaleActionError as e:
             raise ApiError(409, str(e), _state(token, session, seat)) from e
         except NotYourTurnError as e:
             raise ApiError(409, str(e), _state(token, session, seat)) from e
         except IllegalActionError as e:
             raise ApiError(400, str(e), _state(token, session, seat)) from e
+        return JSONResponse(_state(token, session, seat))
+
+    async def advance(request: Request) -> Response:
+        token = request.path_params["game_id"]
+        session, seat = store.get(token)
+        body = await _body(request)
+        step = body.get("step")
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise ApiError(400, f"send {{step}}: the step the page shows, an integer; got {step!r}")
+        if step != session.step:
+            raise ApiError(409, f"stale: the game is at step {session.step}, not {step}", _state(token, session, seat))
+        if session.bots_to_move:
+            session.advance(seconds=BOT_SLICE)
         return JSONResponse(_state(token, session, seat))
 
     async def hint(request: Request) -> Response:
@@ -358,6 +390,7 @@ def create_app(
         Route("/api/games/{game_id}", get_game, methods=["GET"]),
         Route("/api/games/{game_id}", delete, methods=["DELETE"]),
         Route("/api/games/{game_id}/act", act, methods=["POST"]),
+        Route("/api/games/{game_id}/advance", advance, methods=["POST"]),
         Route("/api/games/{game_id}/hint", hint, methods=["GET"]),
         Route("/api/games/{game_id}/replay", replay, methods=["GET"]),
     ]

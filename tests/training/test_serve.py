@@ -33,6 +33,11 @@ def play_to_end(client, state, limit=3000):
     for _ in range(limit):
         if state["over"]:
             return state
+        if state["bots_to_move"]:  # the bots move in slices: ask for more, as the page does
+            r = client.post(f"/api/games/{gid}/advance", json={"step": state["step"]})
+            assert r.status_code == 200, r.text
+            state = r.json()
+            continue
         assert state["your_turn"] and state["legal"]
         r = client.post(f"/api/games/{gid}/act", json={"action": state["legal"][0]["id"], "step": state["step"]})
         assert r.status_code == 200, r.text
@@ -64,7 +69,9 @@ def test_the_catalogue_lists_every_game_and_offers_only_known_bots(client):
     for g in cat["games"]:
         specs = [b["spec"] for b in g["bots"]]
         assert specs[:3] == ["shipped", "heuristic", "random"]
-        assert all(s.startswith("checkpoint:") for s in specs[3:])
+        searches = ["search-0.1s", "search-1s"] if shipped_checkpoint(g["env_id"]) else []
+        assert specs[3 : 3 + len(searches)] == searches
+        assert all(s.startswith("checkpoint:") for s in specs[3 + len(searches) :])
         assert g["min_players"] <= g["default_players"] <= g["max_players"]
         assert all(o["name"] not in ("reward_scheme", "observation_mode") for o in g["options"])
     lb = next(g for g in cat["games"] if g["env_id"] == "last_bastion_v0")
@@ -225,3 +232,18 @@ def test_a_listed_checkpoint_plays_as_a_bot(client):
     state = play_to_end(client, state)
     assert state["seats"][1]["spec"] == "last_heroes"
     assert json.dumps(state)
+
+
+def test_a_search_bot_moves_one_slice_per_request(client, monkeypatch):
+    monkeypatch.setattr(serve, "BOT_SLICE", 0.0)  # one bot move per request
+    state = new_game(client, num_players=2, seat=1, seats={"0": "search-0.1s"}, seed=3)
+    gid, moves = state["game_id"], len(state["log"])
+    assert moves == 1 and state["seats"][0]["spec"].startswith("search:")
+    while state["bots_to_move"]:
+        r = client.post(f"/api/games/{gid}/advance", json={"step": state["step"]})
+        assert r.status_code == 200 and len(r.json()["log"]) == moves + 1  # exactly one more move
+        state, moves = r.json(), moves + 1
+    assert state["your_turn"]
+    stale = client.post(f"/api/games/{gid}/advance", json={"step": state["step"] - 1})
+    assert stale.status_code == 409 and "stale" in stale.json()["error"]
+    assert client.post(f"/api/games/{gid}/advance", json={"step": "x"}).status_code == 400

@@ -23,6 +23,7 @@ moves, in which another seat's secret move (a face-down draft pick) is told with
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -295,11 +296,16 @@ class Session:
         return f"player_{seat} ({spec_label(self.seats[seat])})"
 
     # -- playing --------------------------------------------------------------------------------
-    def advance(self, limit: int | None = None) -> list[LogEntry]:
-        """Play the bots until a human seat must decide or the game ends; the moves played."""
+    def advance(self, limit: int | None = None, seconds: float | None = None) -> list[LogEntry]:
+        """Play the bots until a human seat must decide or the game ends; the moves played.
+        ``limit``: at most that many moves; ``seconds``: no new move once that much wall time has
+        passed (at least one is played), so a front end can show each slow bot's move as it comes."""
         played: list[LogEntry] = []
         cap = limit if limit is not None else 4 * self.game.max_game_length() + 100
+        started = time.perf_counter()
         while not self.is_over() and self.human_to_act is None:
+            if played and seconds is not None and time.perf_counter() - started >= seconds:
+                break
             if len(played) >= cap:
                 if limit is not None:
                     break
@@ -312,7 +318,9 @@ class Session:
             played.append(self._apply(seat, action, human=False))
         return played
 
-    def play(self, action: Any, step: int | None = None, seat: int | None = None) -> list[LogEntry]:
+    def play(
+        self, action: Any, step: int | None = None, seat: int | None = None, bot_seconds: float | None = None
+    ) -> list[LogEntry]:
         """Apply a human's action (checked), then play the bots; the moves played, the human's first.
 
         ``step``: the number of actions the sender saw (:attr:`step`); another number means the
@@ -336,8 +344,14 @@ class Session:
         if not self.state.legal_mask()[action]:
             raise self.state.illegal_action_error(action)
         entries = [self._apply(to_act, action, human=True)]
-        entries += self.advance()
+        if not self.is_over() and self.human_to_act is None:
+            entries += self.advance(seconds=bot_seconds)
         return entries
+
+    @property
+    def bots_to_move(self) -> bool:
+        """A bot decides now (a front end that advances in slices asks for more)."""
+        return not self.is_over() and self.human_to_act is None
 
     def _apply(self, seat: int, action: int, human: bool) -> LogEntry:
         state = self.state
@@ -415,6 +429,7 @@ class Session:
             "step": self.step,
             "to_act": self.to_act,
             "your_turn": deciding,
+            "bots_to_move": self.bots_to_move,
             "over": self.is_over(),
             "board": self.board(seat),
             "text": self.state.render(seat),

@@ -113,6 +113,19 @@ async function startGame(event) {
   $("main").hidden = false;
   $("hint-text").textContent = "";
   render(r.data);
+  await letBotsMove(r.data);
+}
+
+// Bots move in short slices: each answer shows the moves so far, and the page asks for more while a
+// bot is to move, so a slow (searching) bot never holds the page for more than its own move.
+async function letBotsMove(state) {
+  const game = gameId;
+  while (state && state.bots_to_move && game === gameId) {
+    const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/advance`, { step: state.step });
+    if (!r.ok) { showMessage(r.data.error); if (r.data.state) render(r.data.state); return; }
+    state = r.data;
+    render(state);
+  }
 }
 
 // -- drawing the board --------------------------------------------------------------------------------
@@ -303,6 +316,7 @@ async function act(actionId) {
   }
   showMessage("");
   render(r.data);
+  await letBotsMove(r.data);
 }
 
 async function hint() {
