@@ -370,7 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="SEAT=SPEC",
-        help="who plays a seat: human, random, heuristic, shipped or a checkpoint path (repeat per seat)",
+        help="who plays a seat: human, random, heuristic, shipped, a checkpoint or a search: spec (repeat per seat)",
     )
     p.add_argument("--seed", type=int, default=None, help="deal seed (default: drawn, and kept in the replay)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (JSON value)")
