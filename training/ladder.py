@@ -13,7 +13,8 @@ Rungs (``--rungs``, plus one ``search`` rung per ``--budgets`` value and any ``-
 | `search-<B>s` | `search:prior=shipped,seconds=<B>`: PUCT over resampled worlds, the network as prior and value |
 
 Every match is a seat-balanced ``training.evaluate`` tournament on seeds from ``--seed``
-(default 60000, apart from training's and the releases' seeds):
+(default 60000, apart from training's and the releases' seeds; every match at one table size plays
+the same deals):
 
 - **competitive games**: at 2 players every pair of rungs head to head (the row's win rate); at
   N > 2 players every ordered pair, the row's rung in one seat against N - 1 copies of the column's
@@ -116,8 +117,12 @@ def plan(
             ]
         else:
             out += [Match("field", n, (a, b), count([a, b])) for a in rungs for b in rungs if a != b]
-    if focus is not None:
-        out = [m for m in out if m.lineup[0] == focus or (m.kind == "head_to_head" and focus in m.lineup)]
+    if focus is not None:  # the focus rung's row, and every team alone (the cooperative baseline)
+        out = [
+            m
+            for m in out
+            if m.lineup[0] == focus or m.kind == "team" or (m.kind == "head_to_head" and focus in m.lineup)
+        ]
     return out
 
 
@@ -143,7 +148,9 @@ def run_ladder(
     if focus is not None and focus not in rungs:
         raise ValueError(f"--focus {focus!r} is not a rung; the rungs are {rungs}")
     matches = plan(env_id, players, rungs, games, search_games, focus)
-    jobs = [(env_id, specs, m, seed + 1000 * i) for i, m in enumerate(matches)]
+    # every match at one table size plays the same deals (cooperative: the same deal sequence), so
+    # two teams' rates compare on the same games
+    jobs = [(env_id, specs, m, seed + 1000 * m.players) for m in matches]
     log(f"{env_id}: {len(matches)} matches, {sum(m.games for m in matches)} games, {workers} worker(s)")
     started = time.perf_counter()
     played = []
