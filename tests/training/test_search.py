@@ -160,3 +160,24 @@ def test_search_plays_in_evaluate(relay):
     # the toy with the team's perfect heuristic as playouts: search with it wins every game
     results = evaluate(relay, 2, ["search:leaf=heuristic,sims=20"], games=6, seed=11)
     assert results["team"]["win_rate"] == 1.0 and results["team"]["games"] == 6
+
+
+def test_search_is_a_self_play_opponent_and_a_hint_with_its_visit_shares():
+    from training.playing.session import Session
+    from training.single_agent import FixedOpponents, SingleAgentEnv
+
+    search = load_policy("search:prior=shipped,sims=6", "last_heroes_v0", seed=2)
+    view = SingleAgentEnv("last_heroes_v0", {"num_players": 2}, opponents=FixedOpponents(search), seed=4)
+    obs, _ = view.reset()
+    done, steps = False, 0
+    while not done:
+        obs, _, terminated, truncated, _ = view.step(int(np.flatnonzero(view.action_masks())[0]))
+        done, steps = terminated or truncated, steps + 1
+    assert steps > 5 and search.last_result is not None and search.last_result.simulations == 6
+
+    session = Session.new(
+        "last_heroes_v0", 2, {0: "human", 1: "heuristic"}, seed=8, hint_spec="search:prior=shipped,sims=9"
+    )
+    hint = session.hint()
+    assert "share of 9 simulations" in hint.how and 0 < hint.probability <= 1
+    assert session.state.legal_mask()[hint.action]
