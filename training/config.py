@@ -41,7 +41,7 @@ from typing import Any
 import yaml
 
 from training.atomic import atomic_write_text
-from training.policies import spec_error
+from training.policies import spec_error, spec_path
 
 # Fixed baseline opponents a self-play run may mix in (policy specs of training.policies).
 BASELINE_NAMES: tuple[str, ...] = ("random", "heuristic")
@@ -197,6 +197,9 @@ class RunConfig:
 class PretrainConfig:
     """Optional behaviour cloning from a teacher policy before PPO starts."""
 
+    init: str = setting(
+        "", "a checkpoint whose weights the network starts from (same game and network; empty: a fresh network)"
+    )
     teacher: str = setting(
         "none",
         'policy to imitate before PPO: "none", "heuristic", a checkpoint path or a search: spec (at every seat)',
@@ -473,8 +476,11 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
     if cfg.pretrain.exit_rounds > 0:
         from training.search import parse_spec
 
-        if cfg.pretrain.teacher == "none":
-            errors.append("pretrain.exit_rounds > 0 searches with the network fitted first; set pretrain.teacher")
+        if cfg.pretrain.teacher == "none" and not cfg.pretrain.init:
+            errors.append(
+                "pretrain.exit_rounds > 0 searches with the network: start it from pretrain.init or fit it to "
+                "pretrain.teacher first"
+            )
         keys = [item.partition("=")[0].strip() for item in cfg.pretrain.exit_search.split(",")]
         if "prior" in keys:
             errors.append("pretrain.exit_search: leave out prior; the search's prior is the network being trained")
@@ -483,6 +489,8 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
                 parse_spec(f"search:prior=uniform,leaf=random,{cfg.pretrain.exit_search}")
             except ValueError as e:
                 errors.append(f"pretrain.exit_search: {e}")
+    if cfg.pretrain.init and not spec_path(cfg.pretrain.init).exists():
+        errors.append(f"pretrain.init: {cfg.pretrain.init!r} is not an existing checkpoint path")
     if cfg.pretrain.teacher != "none":
         why = spec_error(cfg.pretrain.teacher, ("heuristic", "random"))
         if why is not None:

@@ -335,6 +335,27 @@ def build_model(cfg: TrainConfig, vec_env, run_dir: Path) -> MaskablePPO:
     )
 
 
+def init_from_checkpoint(model: MaskablePPO, path: str, env_id: str) -> None:
+    """Load a herozoo checkpoint's weights (policy and value heads) into ``model``'s network; a
+    checkpoint of another game or shape, or without its value head, is a clear error."""
+    from training.checkpoints import CheckpointError, load_checkpoint
+
+    weights, meta = load_checkpoint(path, env_id=env_id)
+    state = model.policy.state_dict()
+    missing = sorted(k for k in state if k not in weights)
+    if missing:
+        raise CheckpointError(
+            f"pretrain.init {path}: the checkpoint lacks {missing[:4]} (saved without its value head?)"
+        )
+    for key, tensor in state.items():
+        if tuple(weights[key].shape) != tuple(tensor.shape):
+            raise CheckpointError(
+                f"pretrain.init {path}: {key} has shape {tuple(weights[key].shape)}, the network {tuple(tensor.shape)} "
+                f"(the checkpoint's network is {meta['policy']}; set ppo.net_arch and ppo.activation to match)"
+            )
+    model.policy.load_state_dict({k: torch.as_tensor(weights[k]) for k in state})
+
+
 def apply_ppo_settings(model: MaskablePPO, cfg: TrainConfig) -> None:
     """On --resume, the config's PPO settings replace the saved ones (a lower learning rate for the
     last stretch, say). The network and the rollout size are fixed by the saved model: changing
@@ -399,18 +420,19 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
             ),
         )
 
-    data = collect(p.games, cfg.run.seed)
-    collected = time.time()
-    metrics = fit(data, 0)
-    summary: dict[str, Any] = {
-        "teacher": p.teacher,
-        "samples": len(data),
-        "collect_seconds": collected - started,
-        "fit_seconds": time.time() - collected,
-        **metrics,
-    }
+    summary: dict[str, Any] = {"init": p.init or None, "teacher": p.teacher}
+    if p.teacher != "none":
+        data = collect(p.games, cfg.run.seed)
+        collected = time.time()
+        metrics = fit(data, 0)
+        summary |= {
+            "samples": len(data),
+            "collect_seconds": collected - started,
+            "fit_seconds": time.time() - collected,
+            **metrics,
+        }
     rounds = []
-    for r in range(1, p.dagger_rounds + 1):
+    for r in range(1, p.dagger_rounds + 1 if p.teacher != "none" else 1):
         stats: dict[str, float] = {}
         seed = cfg.run.seed + 7919 * r  # fresh deals every round
         data = data + collect(p.dagger_games, seed, student=ModelStudent(model, seed=seed), stats=stats)
@@ -476,7 +498,9 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
             print(f"resuming {run_dir} at {model.num_timesteps} steps", file=sys.stderr)
         else:
             model = build_model(cfg, vec_env, run_dir)
-            if cfg.pretrain.teacher != "none":
+            if cfg.pretrain.init:
+                init_from_checkpoint(model, cfg.pretrain.init, cfg.env.env_id)
+            if cfg.pretrain.teacher != "none" or cfg.pretrain.exit_rounds > 0:
                 pretrain(cfg, model, run_dir)
         remaining = cfg.run.total_timesteps - model.num_timesteps
         if isinstance(model, KickstartedPPO):

@@ -174,7 +174,8 @@ EXIT = ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1"]
 @pytest.mark.parametrize(
     "setting, says",
     [
-        (["pretrain.exit_rounds=1"], "set pretrain.teacher"),
+        (["pretrain.exit_rounds=1"], "start it from pretrain.init or fit it to"),
+        (["pretrain.init=nowhere.json"], "pretrain.init: .nowhere.json. is not an existing checkpoint"),
         (
             ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1", "pretrain.exit_search=prior=x,sims=3"],
             "leave out prior",
@@ -191,3 +192,48 @@ def test_expert_iteration_settings_are_checked(setting, says):
 
     with pytest.raises(ConfigError, match=says):
         load_config(None, setting)
+
+
+def test_pretrain_init_starts_the_network_from_a_checkpoint():
+    import torch
+
+    from training.checkpoints import CheckpointError
+    from training.inference import CheckpointPolicy
+    from training.train import init_from_checkpoint
+
+    shipped = "checkpoints/last_heroes/last_heroes.json"
+    env = SingleAgentEnv("last_heroes_v0", {"num_players": 2}, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, device="cpu")  # [64, 64]: not the shipped net
+    with pytest.raises(CheckpointError, match="set ppo.net_arch and ppo.activation to match"):
+        init_from_checkpoint(model, shipped, "last_heroes_v0")
+    kwargs = {"net_arch": {"pi": [256, 256], "vf": [256, 256]}, "activation_fn": torch.nn.Tanh}
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs=kwargs, device="cpu")
+    init_from_checkpoint(model, shipped, "last_heroes_v0")
+    obs, _ = env.reset(seed=1)
+    with torch.no_grad():
+        logits = model.policy.action_net(model.policy.mlp_extractor(torch.as_tensor(obs[None]))[0])[0].numpy()
+        value = model.policy.predict_values(torch.as_tensor(obs[None]))[0, 0].item()
+    policy = CheckpointPolicy(shipped, env_id="last_heroes_v0")
+    assert np.allclose(logits, policy.logits(obs[None])[0], atol=1e-4)
+    assert value == pytest.approx(float(policy.values(obs[None])[0]), abs=1e-4)
+
+
+def test_expert_iteration_can_start_from_a_checkpoint_without_a_teacher(tmp_path):
+    import torch
+
+    from training.config import load_config
+    from training.train import init_from_checkpoint, pretrain
+
+    shipped = "checkpoints/last_heroes/last_heroes.json"
+    cfg = load_config(
+        None,
+        [f"pretrain.init={shipped}", "pretrain.exit_rounds=1", "pretrain.exit_games=1", "pretrain.exit_search=sims=2"],
+    )
+    env = SingleAgentEnv("last_heroes_v0", {"num_players": 2}, seed=0)
+    kwargs = {"net_arch": {"pi": [256, 256], "vf": [256, 256]}, "activation_fn": torch.nn.Tanh}
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs=kwargs, device="cpu")
+    init_from_checkpoint(model, shipped, "last_heroes_v0")
+    summary = pretrain(cfg, model, tmp_path)
+    assert summary["init"] == shipped and "samples" not in summary  # no cloning stage
+    (row,) = summary["expert_iteration"]
+    assert row["samples"] > 0
