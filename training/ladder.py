@@ -73,7 +73,7 @@ def rung_specs(env_id: str, rungs: Sequence[str], budgets: Sequence[float], extr
         if rung == "network":
             if shipped is None:
                 raise ValueError(f"{env_id} has no shipped network for the 'network' rung")
-            specs[rung] = str(shipped)
+            specs[rung] = _relative(shipped)
         else:
             specs[rung] = rung
     for budget in budgets:
@@ -91,6 +91,14 @@ def rung_specs(env_id: str, rungs: Sequence[str], budgets: Sequence[float], extr
             raise ValueError(f"--extra {name}: {why}")
         specs[name] = spec
     return specs
+
+
+def _relative(path: Path) -> str:
+    """``path`` from the working folder when it lies below it (tables then read the same anywhere)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def plan(
