@@ -17,10 +17,13 @@ Each simulation of a decision of seat ``s``:
    each node adds the value *of the seat that acts there*, so in a competitive game every seat
    maximises its own return and in a cooperative game every seat the team's.
 
-Forced decisions (one legal action) are played through without a node. Values are on the
-``win_loss`` scale: +1 for a winner (the whole team in a cooperative game), -1 otherwise, 0 for a
-truncated game with no winner. The decision is the most visited root action (ties: the higher
-prior), or with ``temperature > 0`` a draw from the visit counts to the power ``1/temperature``.
+Forced decisions (one legal action) are played through without a node. A value head trained
+with the game's potential-based shaping (``Game.shaping_option``, e.g. Last Heroes' ``shaping_coef``)
+estimates the result minus the weighted potential, so the leaf adds ``coef * shaping_potentials()``
+back. Values are on the ``win_loss`` scale: +1 for a winner (the whole team in a cooperative
+game), -1 otherwise, 0 for a truncated game with no winner. The decision is the most visited
+root action (ties: the higher prior), or with ``temperature > 0`` a draw from the visit counts to
+the power ``1/temperature``.
 
 The spec's keys (``python -m training.search --help`` prints this table too):
 
@@ -250,6 +253,11 @@ class SearchPolicy:
         elif prior != "uniform":
             self.net = load_policy(prior, env_id, seed=int(self.rng.integers(2**31)))
             self.metadata = self.net.metadata  # the game shows the search what its checkpoint expects
+        # a value head trained with potential-based shaping estimates the result minus the weighted
+        # potential (the shaping paid so far telescopes): the leaf adds it back
+        option = self.game_cls.shaping_option
+        trained = dict(getattr(self, "metadata", {}).get("env_options", {}))
+        self._shaping = float(trained.get(option, 0.0) or 0.0) if option and self.net is not None else 0.0
         leaf = config.leaf_kind
         self.playout = None
         if leaf == "value":
@@ -376,6 +384,8 @@ class SearchPolicy:
             else:
                 rows = np.stack([world.observe(s) for s in range(n)])
                 values = self.net.values(rows).astype(np.float64)
+            if self._shaping:
+                values = values + self._shaping * np.asarray(world.shaping_potentials(), np.float64)
             values = np.clip(values, -1.0, 1.0)
         else:
             values = self._playout(world.clone())

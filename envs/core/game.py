@@ -110,6 +110,10 @@ class Game(ABC):
     #: every reason ``State.outcome()`` can give, in words: their order fixes the codes of the
     #: driver's ``end_reason`` info (after the generic ones, ``envs.core.aec.GENERIC_END_REASONS``)
     end_reasons: ClassVar[tuple[str, ...]] = ()
+    #: the option that weighs the game's potential-based reward shaping (its states then offer
+    #: ``shaping_potentials()``), or None: a value trained with shaping is the result minus the
+    #: weighted potential, and a search adds it back (training.search)
+    shaping_option: ClassVar[str | None] = None
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, self.env_id)

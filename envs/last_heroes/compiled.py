@@ -1113,6 +1113,9 @@ class CompiledState(State):
     def to_json(self) -> dict[str, Any]:
         return self.reference().to_json()
 
+    def shaping_potentials(self) -> list[float]:
+        return self.reference().shaping_potentials()
+
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
         return self.reference().resample_hidden(seat, rng)  # built by game.state_from_json: compiled too
 

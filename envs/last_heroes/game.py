@@ -29,6 +29,7 @@ class LastHeroesGame(Game):
     action_layout = A.LAYOUT
     option_spec = OPTION_SPEC
     end_reasons = tuple(END_REASONS.values())
+    shaping_option = "shaping_coef"
 
     observation_layout = OBSERVATION_LAYOUT
 

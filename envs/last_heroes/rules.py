@@ -522,6 +522,10 @@ class LastHeroesState(State):
             if after is not before:
                 self._rewards = [r + shaping * (a - b) for r, a, b in zip(self._rewards, after, before)]
 
+    def shaping_potentials(self) -> list[float]:
+        """Every seat's shaping potential Phi_i now (0 once the game is over), unweighted."""
+        return [0.0] * self.n if self.end_case is not None else self._potentials()
+
     def _potentials(self) -> list[float]:
         """Phi_i = (V_i - mean of the others' V) / 20, V = monster VP + wheel (+ 5 per artefact)."""
         extra = ARTEFACT_VP if self.game.options["shape_artefacts"] else 0

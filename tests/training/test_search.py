@@ -181,3 +181,20 @@ def test_search_is_a_self_play_opponent_and_a_hint_with_its_visit_shares():
     hint = session.hint()
     assert "share of 9 simulations" in hint.how and 0 < hint.probability <= 1
     assert session.state.legal_mask()[hint.action]
+
+
+def test_a_value_trained_with_potential_shaping_gets_the_potential_back(monkeypatch):
+    # the shipped Last Heroes network was trained with shaping_coef=1: its value is the result minus Phi
+    policy = SearchPolicy("last_heroes_v0", parse_spec(f"search:prior={SHIPPED_LH},sims=2"))
+    assert policy._shaping == 1.0
+    monkeypatch.setattr(policy.net, "values", lambda rows: np.zeros(len(rows), np.float32))
+    state = envs.game_class("last_heroes_v0")(num_players=3).new_state(6)
+    bot = envs.heuristic_bot("last_heroes_v0", seed=0)
+    while max(abs(p) for p in state.shaping_potentials()) == 0:  # into the game, until the scores differ
+        play_forced(state)
+        state.apply(int(bot.act_state(state)))
+    play_forced(state)
+    policy._expand(state)
+    assert np.allclose(policy._leaf_values, np.clip(state.shaping_potentials(), -1, 1))
+    plain = SearchPolicy("lost_legends_v0", parse_spec("search:prior=shipped,sims=2"))
+    assert plain._shaping == 0.0  # trained on win_loss alone
