@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -49,6 +50,11 @@ HELP = (
 
 
 RECENT = 30  # moves told when a game starts or resumes
+_NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: "²" is a digit to str.isdigit, not to int()
+
+
+def _short(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 class Quit(Exception):
@@ -157,8 +163,9 @@ def draw_result(console: Console, session: Session, seat: int) -> None:
 def draw_hint(console: Console, session: Session, spec: str | None) -> None:
     try:
         hint = session.hint(spec)
-    except (ValueError, NotYourTurnError) as e:
-        console.print(f"[red]no hint: {escape(str(e))}[/red]")
+    except Exception as e:  # a hint is optional: a bad spec or an unreadable checkpoint never ends the game
+        why = str(e) if isinstance(e, (ValueError, NotYourTurnError)) else f"{type(e).__name__}: {e}"
+        console.print(f"[red]no hint: {escape(why)}[/red]")
         return
     number = next((i for i, a in enumerate(session.legal_actions(), start=1) if a.id == hint.action), "?")
     console.print(
@@ -176,7 +183,7 @@ def _save(console: Console, session: Session, path: str | Path | None) -> None:
         return
     try:
         save_replay(path, session.replay())
-    except (OSError, ReplayError) as e:
+    except (OSError, ValueError) as e:  # ValueError: ReplayError, or a file name with a NUL in it
         console.print(f"[red]could not save to {escape(str(path))}: {escape(str(e))}[/red]")
         return
     console.print(f"[green]saved the replay to {escape(str(path))} ({session.step} actions)[/green]")
@@ -227,14 +234,14 @@ def choose(
             _save(console, session, rest.strip() or save_path)
         elif low in ("q", "quit", "exit"):
             raise Quit
-        elif answer.lstrip("-").isdigit():
-            number = int(answer)
-            if not 1 <= number <= len(legal):
-                console.print(f"[red]{number} is out of range: choose 1-{len(legal)}[/red]")
+        elif _NUMBER.fullmatch(answer):
+            number = int(answer) if len(answer) <= 9 else None
+            if number is None or not 1 <= number <= len(legal):
+                console.print(f"[red]{escape(_short(answer))} is out of range: choose 1-{len(legal)}[/red]")
                 continue
             return legal[number - 1].id
         else:
-            console.print(f"[red]{escape(repr(answer))} is not a number or a command; {HELP}[/red]")
+            console.print(f"[red]{escape(repr(_short(answer)))} is not a number or a command; {HELP}[/red]")
 
 
 def play_session(
@@ -322,8 +329,8 @@ def replay_session(
             return session
         elif answer.lower() in ("e", "end"):
             target = total
-        elif answer.isdigit():
-            number = int(answer)
+        elif _NUMBER.fullmatch(answer) and not answer.startswith("-"):
+            number = int(answer) if len(answer) <= 9 else total
             if number < session.step:
                 session = Session.from_replay(data, upto=0, advance=False, play_bots=False)
             target = min(number, total)

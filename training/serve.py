@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import secrets
 import sys
 from collections import OrderedDict
@@ -67,6 +68,9 @@ from training.playing.session import (
 
 MAX_BODY = 16 * 1024
 DEFAULT_MAX_GAMES = 64
+MAX_GAMES_LIMIT = 10_000  # --max-games at most (each game is kept in memory)
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+WILDCARD_BINDS = ("0.0.0.0", "::", "")  # --host values that listen on every address
 # Options a player may choose in the page: those with a closed list of values, minus the ones that
 # only matter to training (rewards, observation encoding).
 HIDDEN_OPTIONS = frozenset({"num_players", "reward_scheme", "observation_mode"})
@@ -165,7 +169,9 @@ class GameStore:
     """Sessions by random token, at most ``cap`` of them (the least recently used dropped first)."""
 
     def __init__(self, cap: int = DEFAULT_MAX_GAMES):
-        self.cap = int(cap)
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_GAMES_LIMIT:
+            raise ValueError(f"max_games must be an integer from 1 to {MAX_GAMES_LIMIT}, got {cap!r}")
+        self.cap = cap
         self._games: OrderedDict[str, tuple[Session, int]] = OrderedDict()
 
     def add(self, session: Session, seat: int) -> str:
@@ -197,9 +203,12 @@ def _state(token: str, session: Session, seat: int) -> dict[str, Any]:
     return view
 
 
+MAX_DEPTH = 16  # how deep a request body's JSON may nest (a new game's body is 2 levels deep)
+
+
 async def _body(request: Request) -> dict[str, Any]:
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and (not _ascii_number(length, 9) or int(length) > MAX_BODY):
         raise ApiError(413, f"request body too large (at most {MAX_BODY} bytes)")
     data = b""
     async for chunk in request.stream():
@@ -215,9 +224,31 @@ async def _body(request: Request) -> dict[str, Any]:
         body = json.loads(data or b"{}")
     except ValueError:
         raise ApiError(400, "the request body is not valid JSON") from None
+    except RecursionError:
+        raise ApiError(400, f"the request body is nested too deep (at most {MAX_DEPTH} levels)") from None
     if not isinstance(body, dict):
         raise ApiError(400, "the request body must be a JSON object")
+    if _depth(body) > MAX_DEPTH:
+        raise ApiError(400, f"the request body is nested too deep (at most {MAX_DEPTH} levels)")
     return body
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in a parsed JSON value (without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                break
+            todo.extend((x, depth + 1) for x in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _ascii_number(text: str, digits: int) -> bool:
+    """``text`` is 1 to ``digits`` ASCII digits (str.isdigit alone also takes "²", which int() refuses)."""
+    return 0 < len(text) <= digits and text.isascii() and text.isdigit()
 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
@@ -276,7 +307,7 @@ def create_app(
     async def new_game(request: Request) -> Response:
         body = await _body(request)
         env_id = body.get("env_id")
-        if env_id not in games_by_id:
+        if not isinstance(env_id, str) or env_id not in games_by_id:
             raise ApiError(400, f"unknown env id {env_id!r}; the games are {list(games_by_id)}")
         g = games_by_id[env_id]
         n = _int(body.get("num_players", g["default_players"]), "num_players", g["min_players"], g["max_players"])
@@ -288,7 +319,7 @@ def create_app(
             raise ApiError(400, "seats must be an object {seat: bot} or a list of bots")
         specs: dict[int, str] = {}
         for key, spec in given.items():
-            if not (isinstance(key, str) and key.isdigit()) or not 0 <= int(key) < n:
+            if not (isinstance(key, str) and _ascii_number(key, 3)) or not 0 <= int(key) < n:
                 raise ApiError(400, f"seats: {key!r} is not a seat of a {n}-player game")
             if int(key) != seat:
                 specs[int(key)] = bot_spec(env_id, spec, int(key))
@@ -455,18 +486,57 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def allowed_host_names(host: str, extra: list[str], error) -> list[str]:
+    """The Host header names the server answers for ``--host host --allowed-host extra...``: loopback,
+    the address bound, and the names given. A wildcard bind (0.0.0.0, ::) must be given its names:
+    answering every Host header would let any web page reach the server through DNS rebinding."""
+    names = set(LOOPBACK_HOSTS)
+    for given in extra:
+        name = given.strip().lower()
+        if not re.fullmatch(r"[a-z0-9]([a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\]", name):
+            error(
+                f"--allowed-host {given!r}: give a host name or address as browsers send it in the Host "
+                "header, without a port (e.g. myhost.lan, 192.168.1.20 or [fe80::1])"
+            )
+        names.add(name)
+    if host.strip() in WILDCARD_BINDS:
+        if not extra:
+            error(
+                f"--host {host!r} listens on every address: name the host names or addresses the server "
+                "may be reached by with --allowed-host (repeat it), e.g. --allowed-host myhost.lan; "
+                "requests with any other Host header are refused"
+            )
+    else:
+        names.add(host_name(f"[{host}]" if ":" in host and not host.startswith("[") else host))
+    return sorted(names)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.serve", description="Play herozoo games in the browser.")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
-    p.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, help="games kept in memory at once")
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server is reached by, checked against every request's Host header (repeat it; "
+        "needed with --host 0.0.0.0 or ::)",
+    )
+    p.add_argument(
+        "--max-games", type=int, default=DEFAULT_MAX_GAMES, help=f"games kept in memory at once (1-{MAX_GAMES_LIMIT})"
+    )
     args = p.parse_args(argv)
+    if not 1 <= args.max_games <= MAX_GAMES_LIMIT:
+        p.error(f"--max-games {args.max_games}: give an integer from 1 to {MAX_GAMES_LIMIT}")
+    if not 1 <= args.port <= 65535:
+        p.error(f"--port {args.port}: give a port from 1 to 65535")
+    hosts = allowed_host_names(args.host, args.allowed_host, p.error)
     import uvicorn
 
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: listening on {args.host}: other machines can reach this server", file=sys.stderr)
     print(f"herozoo: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops)")
-    hosts = None if args.host in ("0.0.0.0", "::") else sorted({args.host, "127.0.0.1", "localhost", "[::1]"})
     uvicorn.run(create_app(args.max_games, allowed_hosts=hosts), host=args.host, port=args.port, log_level="warning")
     return 0
 

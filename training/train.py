@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 import time
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -478,8 +479,33 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
     return summary
 
 
+def resumable_checkpoint(run_dir: Path) -> Path | None:
+    """``RUN/checkpoints/latest.zip`` when ``--resume RUN`` can go on from it; None when the run saved
+    none yet (it starts again from step 0). Refused with a ValueError naming the file and what to do
+    when the files are there but cannot be resumed: training over again would be silent data loss."""
+    folder = run_dir / "checkpoints"
+    latest, marker = folder / "latest.zip", folder / "latest.json"
+    redo = (
+        f"restore it from a backup, or move {folder}/latest.* away to train this run again from step 0 "
+        f"(or start a new run: python -m training.train {run_dir / 'config.yaml'})"
+    )
+    if not latest.exists():
+        if marker.exists():
+            raise ValueError(f"--resume {run_dir}: {latest} is missing, yet {marker.name} says it was saved; {redo}")
+        return None
+    try:
+        with zipfile.ZipFile(latest) as z:
+            bad = z.testzip()
+    except Exception as e:  # not a zip, truncated, or a header damaged
+        raise ValueError(f"--resume {run_dir}: {latest} is damaged ({type(e).__name__}: {e}); {redo}") from e
+    if bad is not None:
+        raise ValueError(f"--resume {run_dir}: {latest} is damaged (its member {bad} fails its CRC check); {redo}")
+    return latest
+
+
 def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -> Path:
     """Run (or resume) training; returns the exported final checkpoint's JSON path."""
+    resume_from = resumable_checkpoint(run_dir) if resume and run_dir is not None else None
     torch.set_num_threads(cfg.run.torch_threads)
     started = time.time()
     if run_dir is None:
@@ -489,14 +515,22 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
     save_config(cfg, run_dir / "config.yaml")
     pool = OpponentPool(run_dir / "pool", cfg.env.env_id)
     vec_env = make_vec_env(cfg, pool.root)
-    latest = run_dir / "checkpoints" / "latest.zip"
     try:
-        if resume and latest.exists():
-            model = algorithm_class(cfg).load(latest, env=vec_env, device="cpu")
+        if resume_from is not None:
+            try:
+                model = algorithm_class(cfg).load(resume_from, env=vec_env, device="cpu")
+            except Exception as e:  # a zip of the right files whose contents do not load
+                raise ValueError(
+                    f"--resume {run_dir}: {resume_from} is damaged or not this run's ({type(e).__name__}: {e}); "
+                    f"restore it from a backup, or move {resume_from.parent}/latest.* away to train this run again "
+                    "from step 0"
+                ) from e
             model.tensorboard_log = str(run_dir)
             apply_ppo_settings(model, cfg)
             print(f"resuming {run_dir} at {model.num_timesteps} steps", file=sys.stderr)
         else:
+            if resume:
+                print(f"--resume {run_dir}: no checkpoint saved yet; training from step 0", file=sys.stderr)
             model = build_model(cfg, vec_env, run_dir)
             if cfg.pretrain.init:
                 init_from_checkpoint(model, cfg.pretrain.init, cfg.env.env_id)

@@ -15,6 +15,7 @@ The options every game has are declared here, once, with one vocabulary:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,8 +40,25 @@ class Option:
             except (TypeError, ValueError):
                 ok = False
         if not ok:
-            raise ValueError(f"option {self.name}={value!r} is not allowed; {self.name} must be {self.allowed}")
+            finite = " (finite: NaN and infinities are refused)" if _has_non_finite(value) else ""
+            raise ValueError(f"option {self.name}={value!r} is not allowed; {self.name} must be {self.allowed}{finite}")
         return value
+
+
+def is_finite_number(v: Any) -> bool:
+    """An int or float (not a bool) that is finite: not NaN, an infinity or an int too large for a float."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def _has_non_finite(value: Any) -> bool:
+    """``value`` is, or holds at the top of a list or dict, a NaN or an infinity."""
+    items = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else [value]
+    return any(isinstance(v, float) and not math.isfinite(v) for v in items)
 
 
 def is_int_in(low: int, high: int) -> Callable[[Any], bool]:
@@ -52,7 +70,7 @@ def is_bool(v: Any) -> bool:
 
 
 def is_number_at_least(low: float) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v >= low
+    return lambda v: is_finite_number(v) and v >= low
 
 
 def resolve_options(spec: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:

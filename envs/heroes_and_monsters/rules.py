@@ -24,6 +24,7 @@ from envs.core.options import (
     OBSERVATION_MODE,
     Option,
     is_bool,
+    is_finite_number,
     is_int_in,
     num_players_option,
     reward_scheme_option,
@@ -72,9 +73,7 @@ def _generals_ok(v: Any) -> bool:
 
 def _weights_ok(v: Any) -> bool:
     return v is None or (
-        isinstance(v, dict)
-        and set(v) <= set(DEFAULT_SHAPING_WEIGHTS)
-        and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v.values())
+        isinstance(v, dict) and set(v) <= set(DEFAULT_SHAPING_WEIGHTS) and all(is_finite_number(x) for x in v.values())
     )
 
 

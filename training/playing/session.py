@@ -446,6 +446,11 @@ class Session:
             raise NotYourTurnError("the game is over: there is nothing to hint")
         chosen = spec or self.hint_spec or "shipped"
         resolved = resolve_spec(chosen, self.env_id)
+        if resolved == "human":
+            raise ValueError(
+                "a hint comes from a bot, and 'human' asks a person: give random, heuristic, shipped, "
+                "a checkpoint or a search: spec"
+            )
         if self._hint_policy is None or self._hint_policy[0] != resolved:
             self._hint_policy = _hint_entry(resolved, self.env_id, self.seed, self.num_players)
         policy = self._hint_policy[1]
@@ -545,8 +550,8 @@ def _as_action_id(action: Any, state: State) -> int:
     """An action id from what a client sent (an int, or a string of digits); else IllegalActionError."""
     if isinstance(action, bool):
         raise state.illegal_action_error(action, "an action is an integer id")
-    if isinstance(action, str) and action.strip().isdigit():
-        action = int(action.strip())
+    if isinstance(action, str) and action.strip().isascii() and action.strip().isdigit() and len(action) <= 12:
+        action = int(action.strip())  # ASCII digits only: "²" is a digit to str.isdigit, not to int()
     if isinstance(action, (int, np.integer)) and 0 <= int(action) < state.game.num_actions:
         return int(action)
     raise state.illegal_action_error(action, "not an action id")

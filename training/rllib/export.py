@@ -2,8 +2,10 @@
 
 An RLlib (new API stack) checkpoint keeps each RLModule's weights in
 ``learner_group/learner/rl_module/<module_id>/module_state.pkl``: a pickle of a dict of numpy
-arrays. It is read here by a restricted unpickler that builds only dicts, numpy arrays and dtypes
-and refuses anything else (no code from the file runs; ray is not imported). The weights of
+arrays. It is read here by a restricted unpickler that builds only dicts and numeric numpy arrays
+(bool, integer and float; never object, structured or complex dtypes) through functions of its own,
+checking every dtype, shape and byte count before numpy sees them, and refuses anything else (no
+code from the file runs; ray is not imported). The weights of
 :class:`training.rllib.module.MaskedPPOTorchRLModule` map one to one onto the SB3 ``MlpPolicy``
 names of a herozoo checkpoint:
 
@@ -35,6 +37,7 @@ import json
 import pickle
 import re
 import sys
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -47,24 +50,167 @@ STATE_FILE = "module_state.pkl"
 MODULES_DIR = Path("learner_group") / "learner" / "rl_module"
 ALGORITHM = "RLlibPPO"
 
+#: The dtypes a module state may hold (``numpy.dtype(...)``'s first argument in the pickle): plain
+#: bool, integer and float types. Object, structured, complex, string and sub-array dtypes are refused.
+NUMERIC_DTYPES = ("b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8")
+_MAX_DIMS = 32
+
+
+class _DType:
+    """A ``numpy.dtype(...)`` of the pickle, kept as its checked name and byte order: no numpy dtype is
+    built until the reader builds an array with it, and BUILD never reaches numpy's dtype state."""
+
+    __slots__ = ("byteorder", "spec")
+
+    def __init__(self, spec: str):
+        self.spec, self.byteorder = spec, None
+
+    def __setstate__(self, state: Any) -> None:
+        # what numpy writes for a plain dtype: (3, byte order, None, None, None, -1, -1, 0)
+        plain = (
+            isinstance(state, tuple)
+            and len(state) == 8
+            and state[0] == 3
+            and isinstance(state[1], str)
+            and state[1] in ("<", ">", "|")
+            and state[2:] == (None, None, None, -1, -1, 0)
+        )
+        if self.byteorder is not None or not plain:
+            raise pickle.UnpicklingError(
+                f"refused dtype state {_short(state)} for {self.spec!r}: only the state numpy writes for a plain "
+                "numeric dtype is read"
+            )
+        self.byteorder = state[1]
+
+    def build(self) -> np.dtype:
+        dtype = np.dtype(self.spec)
+        return dtype.newbyteorder(self.byteorder) if self.byteorder in ("<", ">") else dtype
+
+
+class _Array:
+    """An array of the pickle: built by this reader from checked parts, handed out after the load."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: np.ndarray | None = None):
+        self.value = value
+
+    def __setstate__(self, state: Any) -> None:
+        # ndarray.__reduce__'s state: (1, shape, dtype, is_fortran, raw bytes)
+        if self.value is not None or not (isinstance(state, tuple) and len(state) == 5 and state[0] == 1):
+            raise pickle.UnpicklingError(f"refused array state {_short(state)}: not the state numpy writes")
+        _, shape, dtype, fortran, data = state
+        if not isinstance(fortran, bool):
+            raise pickle.UnpicklingError(f"refused array state: is_fortran is {fortran!r}")
+        self.value = _numeric_array(data, dtype, shape, "F" if fortran else "C")
+
+
+class _Global:
+    """What a global of the pickle gets: one of this reader's functions (or a marker, ``fn=None``) that
+    BUILD cannot change and NEWOBJ cannot instantiate."""
+
+    __slots__ = ("fn", "name")
+
+    def __init__(self, name: str, fn=None):
+        self.name, self.fn = name, fn
+
+    def __call__(self, *args: Any) -> Any:
+        if self.fn is None:
+            raise pickle.UnpicklingError(f"refused a call of {self.name}")
+        return self.fn(*args)
+
+    def __setstate__(self, state: Any) -> None:
+        raise pickle.UnpicklingError(f"refused to change {self.name} (BUILD on a global)")
+
+
+_NDARRAY = _Global("numpy.ndarray")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _dtype(spec: Any, align: Any = False, copy: Any = True) -> _DType:
+    if not isinstance(spec, str) or spec not in NUMERIC_DTYPES or align is not False:
+        raise pickle.UnpicklingError(
+            f"refused dtype {_short(spec)}: only plain numeric dtypes are read ({', '.join(NUMERIC_DTYPES)}); "
+            "object, structured and complex arrays are not weights"
+        )
+    return _DType(spec)
+
+
+def _numeric_array(data: Any, dtype: Any, shape: Any, order: Any) -> np.ndarray:
+    """A copy of ``data`` as an array, once the dtype, shape, order and byte count are checked."""
+    if not isinstance(dtype, _DType) or dtype.byteorder is None:
+        raise pickle.UnpicklingError(f"refused array: its dtype is {_short(dtype)}, not a checked numeric dtype")
+    if not (
+        isinstance(shape, tuple)
+        and len(shape) <= _MAX_DIMS
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)
+    ):
+        raise pickle.UnpicklingError(f"refused array shape {_short(shape)}: a tuple of sizes >= 0 was expected")
+    if order not in ("C", "F"):
+        raise pickle.UnpicklingError(f"refused array order {_short(order)}: 'C' or 'F' was expected")
+    if not isinstance(data, (bytes, bytearray)):
+        raise pickle.UnpicklingError(f"refused array data of type {type(data).__name__}: raw bytes were expected")
+    dt = dtype.build()
+    size = dt.itemsize
+    for n in shape:
+        size *= n
+    if size != len(data):
+        raise pickle.UnpicklingError(
+            f"array data is {len(data)} bytes, but shape {shape} of {dt} needs {size}: the file is damaged"
+        )
+    return np.frombuffer(data, dtype=dt).reshape(shape, order=order).copy(order="K")
+
+
+def _frombuffer(buf: Any, dtype: Any, shape: Any, order: Any = "C") -> _Array:
+    return _Array(_numeric_array(buf, dtype, shape, order))
+
+
+def _reconstruct(cls: Any, shape: Any, typecode: Any) -> _Array:
+    if cls is not _NDARRAY or shape != (0,) or typecode != b"b":
+        raise pickle.UnpicklingError(f"refused _reconstruct{_short((cls, shape, typecode))}: not a plain ndarray")
+    return _Array()
+
+
+#: what a global of the pickle may name, and what the reader gives it instead (its own functions)
 _ALLOWED_GLOBALS = {
-    ("collections", "OrderedDict"),
-    ("numpy", "dtype"),
-    ("numpy", "ndarray"),
-    ("numpy._core.numeric", "_frombuffer"),
-    ("numpy.core.numeric", "_frombuffer"),
-    ("numpy._core.multiarray", "_reconstruct"),
-    ("numpy.core.multiarray", "_reconstruct"),
-    ("numpy._core.multiarray", "scalar"),
-    ("numpy.core.multiarray", "scalar"),
+    ("collections", "OrderedDict"): _Global("collections.OrderedDict", OrderedDict),
+    ("numpy", "dtype"): _Global("numpy.dtype", _dtype),
+    ("numpy", "ndarray"): _NDARRAY,
+    ("numpy._core.numeric", "_frombuffer"): _Global("numpy._frombuffer", _frombuffer),
+    ("numpy.core.numeric", "_frombuffer"): _Global("numpy._frombuffer", _frombuffer),
+    ("numpy._core.multiarray", "_reconstruct"): _Global("numpy._reconstruct", _reconstruct),
+    ("numpy.core.multiarray", "_reconstruct"): _Global("numpy._reconstruct", _reconstruct),
 }
 
 
 class _ArraysOnly(pickle.Unpickler):
     def find_class(self, module: str, name: str):
         if (module, name) in _ALLOWED_GLOBALS:
-            return super().find_class(module, name)
+            return _ALLOWED_GLOBALS[module, name]
         raise pickle.UnpicklingError(f"refused to load {module}.{name}: only dicts of numpy arrays are read")
+
+    def persistent_load(self, pid: Any):
+        raise pickle.UnpicklingError("refused a persistent id: only dicts of numpy arrays are read")
+
+
+def _load_arrays(data: bytes) -> Any:
+    """A dict of arrays from the bytes of a module state (its ``_Array`` placeholders swapped for the
+    arrays they hold); anything else is refused."""
+    state = _ArraysOnly(io.BytesIO(data)).load()
+    if not isinstance(state, dict):
+        raise pickle.UnpicklingError(f"expected a dict of numpy arrays, got {type(state).__name__}")
+    out = {}
+    for key, value in state.items():
+        if not isinstance(value, _Array) or value.value is None:
+            raise pickle.UnpicklingError(
+                f"expected a dict of numpy arrays; {_short(key)} holds {type(value).__name__.lstrip('_')}"
+            )
+        out[key] = value.value
+    return out
 
 
 def split_spec(spec: str) -> tuple[str, str | None]:
@@ -85,10 +231,30 @@ def _find_sidecar(path: Path) -> dict[str, Any] | None:
                 data = json.loads(f.read_text())
             except (OSError, ValueError) as e:
                 raise CheckpointError(f"{f}: cannot read the herozoo sidecar: {e}") from e
-            if not isinstance(data, dict) or data.get("format") != "herozoo-rllib":
+            if not isinstance(data, dict):
+                raise CheckpointError(f"{f}: not a herozoo RLlib sidecar (a JSON {type(data).__name__}, not an object)")
+            if data.get("format") != "herozoo-rllib":
                 raise CheckpointError(f"{f}: not a herozoo RLlib sidecar (format {data.get('format')!r})")
+            _check_sidecar(data, f)
             return data
     return None
+
+
+#: the sidecar fields the export reads and the JSON type each must have (null counts as absent)
+_SIDECAR_FIELDS = {"env_id": str, "env_options": dict, "trained_module": str, "policy": dict}
+_POLICY_FIELDS = {"net_arch_pi": list, "net_arch_vf": list, "activation": str}
+_JSON_TYPES = {str: "a string", dict: "an object", list: "a list"}
+
+
+def _check_sidecar(data: dict[str, Any], f: Path) -> None:
+    """A damaged or hand-edited sidecar is a CheckpointError naming the field, not a TypeError later."""
+    policy = data.get("policy")
+    fields = [(k, data.get(k), kind) for k, kind in _SIDECAR_FIELDS.items()]
+    if isinstance(policy, dict):
+        fields += [(f"policy.{k}", policy.get(k), kind) for k, kind in _POLICY_FIELDS.items()]
+    for name, value, kind in fields:
+        if value is not None and not isinstance(value, kind):
+            raise CheckpointError(f"{f}: {name} must be {_JSON_TYPES[kind]} or absent, got {value!r}")
 
 
 def _modules_dir(path: Path) -> Path:
@@ -120,7 +286,7 @@ def read_module_weights(
     if module_id is None and (path / STATE_FILE).is_file() and path.parent == modules:
         module_id = path.name
     if module_id is None:
-        for candidate in ([sidecar["trained_module"]] if sidecar else []) + ["main", "shared"]:
+        for candidate in ([sidecar.get("trained_module")] if sidecar else []) + ["main", "shared"]:
             if candidate in present:
                 module_id = candidate
                 break
@@ -134,7 +300,7 @@ def read_module_weights(
     if not state_file.is_file():
         raise CheckpointError(f"{state_file}: missing (msgpack module states are not supported; save with pickle)")
     try:
-        state = _ArraysOnly(io.BytesIO(state_file.read_bytes())).load()
+        state = _load_arrays(state_file.read_bytes())
     except pickle.UnpicklingError as e:
         raise CheckpointError(f"{state_file}: {e}") from e
     except Exception as e:  # truncated or damaged
@@ -147,7 +313,21 @@ def read_module_weights(
 def _stack(weights: dict[str, np.ndarray], prefix: str, where: str) -> list[tuple[np.ndarray, np.ndarray]]:
     layers, j = [], 0
     while f"{prefix}{j}.weight" in weights:
-        layers.append((weights[f"{prefix}{j}.weight"], weights[f"{prefix}{j}.bias"]))
+        name = f"{prefix}{j}"
+        w, b = weights[f"{name}.weight"], weights.get(f"{name}.bias")
+        if b is None:
+            raise CheckpointError(f"{where}: {name}.weight has no {name}.bias (the module state is incomplete)")
+        for k, v in ((f"{name}.weight", w), (f"{name}.bias", b)):
+            if not isinstance(v, np.ndarray) or v.dtype.kind not in "biuf":
+                raise CheckpointError(
+                    f"{where}: tensor {k!r} holds {getattr(v, 'dtype', type(v).__name__)}, not real numbers "
+                    "(bool, integer or float); complex or other values are refused"
+                )
+        if w.ndim != 2 or b.shape != (w.shape[0],):
+            raise CheckpointError(
+                f"{where}: {name} is not a layer: weight {w.shape} and bias {b.shape} (expected [out, in] and [out])"
+            )
+        layers.append((w, b))
         j += 2
     if not layers:
         raise CheckpointError(f"{where}: no layers {prefix}* (vf_share_layers or another encoder was used?)")
@@ -210,7 +390,8 @@ def convert(
         raise CheckpointError(f"{path}: no {SIDECAR} beside the checkpoint: say which env id it is for")
     if env_id not in envs.ENV_IDS:
         raise CheckpointError(f"{path}: env id {env_id!r} is not registered; registered ids are {list(envs.ENV_IDS)}")
-    activation = activation or side.get("policy", {}).get("activation")
+    policy = side.get("policy") or {}
+    activation = activation or policy.get("activation")
     if activation not in ("tanh", "relu"):
         raise CheckpointError(f"{path}: activation unknown (no {SIDECAR}); pass activation='tanh' or 'relu'")
     sizes = _env_sizes(env_id)
@@ -220,16 +401,17 @@ def convert(
             f"{info['num_actions']} actions, but {env_id} has {sizes[0]} and {sizes[1]}"
         )
     for key in ("net_arch_pi", "net_arch_vf"):
-        want = side.get("policy", {}).get(key)
-        if want is not None and list(want) != info[key]:
+        want = policy.get(key)
+        if want is not None and want != info[key]:
             raise CheckpointError(f"{path}: {SIDECAR} says {key}={want}, the weights have {info[key]}")
     ray_version = None
     meta_file = path / "rllib_checkpoint.json"
     if meta_file.is_file():
         try:
-            ray_version = json.loads(meta_file.read_text()).get("ray_version")
+            rllib_meta = json.loads(meta_file.read_text())
         except (OSError, ValueError):
-            ray_version = None
+            rllib_meta = None
+        ray_version = rllib_meta.get("ray_version") if isinstance(rllib_meta, dict) else None
     meta = {
         "format": "herozoo-policy",
         "format_version": 1,
