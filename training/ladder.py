@@ -201,6 +201,11 @@ def summarise(
                 focus = r["agents"][0]
                 cell = _cell(m, focus["wins"], focus["games"])
                 cell["win_share"] = focus["win_share"] / focus["games"]  # evaluate sums the shares
+                # every side's own count: a shared victory is a win for each co-winner
+                cell["sides"] = [
+                    {"rung": name, "wins": a["wins"], "games": a["games"], "win_share": a["win_share"] / a["games"]}
+                    for name, a in zip(m["lineup"], r["agents"])
+                ]
                 cells.append(cell)
         table: dict[str, Any] = {"players": n, "cells": cells}
         if not cooperative:
@@ -308,9 +313,10 @@ def _find(cells: list[dict[str, Any]], kind: str, lineup: tuple[str, ...]) -> di
 
 
 def _flip(cell: dict[str, Any]) -> dict[str, Any]:
-    """A head-to-head cell from the other side (draws and shared wins aside, as the games count them)."""
-    lo, hi = wilson_interval(cell["games"] - cell["wins"], cell["games"])
-    return cell | {"wins": cell["games"] - cell["wins"], "rate": 1 - cell["rate"], "ci95": [lo, hi]}
+    """A head-to-head cell from the other side: its own wins (a shared victory counts for both)."""
+    side = cell["sides"][1]
+    lo, hi = wilson_interval(side["wins"], side["games"])
+    return cell | {"wins": side["wins"], "games": side["games"], "rate": side["wins"] / side["games"], "ci95": [lo, hi]}
 
 
 def plot(ladder: dict[str, Any], path: str | os.PathLike) -> None:

@@ -77,3 +77,5 @@ def test_a_competitive_ladder_rates_every_rung(tmp_path):
     (cell,) = table["cells"]
     assert cell["lineup"] == ["random", "heuristic"] and cell["games"] == 4 and 0 <= cell["rate"] <= 1
     assert table["ratings"]["heuristic"]["mu"] > table["ratings"]["random"]["mu"]
+    sides = cell["sides"]  # each side's own wins: a shared victory counts for both
+    assert [x["rung"] for x in sides] == ["random", "heuristic"] and sum(x["wins"] for x in sides) >= 4
