@@ -4,29 +4,22 @@ fail the way the example says."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+
+from tests.interop.examples import load_example
 
 pytest.importorskip("supersuit")
 
 import envs  # noqa: E402
 from envs.core.game import IllegalActionError  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 TABLES = [("last_heroes_v0", 2), ("last_bastion_v0", 1), ("last_bastion_v0", 2), ("lost_legends_v0", 3)]
 
 
 @pytest.fixture(scope="module")
 def example():
-    spec = importlib.util.spec_from_file_location("supersuit_wrappers", ROOT / "examples" / "supersuit_wrappers.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_example("supersuit_wrappers")
 
 
 @pytest.fixture(scope="module")

@@ -4,36 +4,26 @@ the DQN learns from gives every seat its own final reward (Tianshou issue #399).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+
+from tests.interop.examples import load_example, torch_on_one_thread
 
 pytest.importorskip("tianshou")
 torch = pytest.importorskip("torch")
 
-ROOT = Path(__file__).resolve().parents[2]
 TABLES = [("last_heroes_v0", 2), ("last_bastion_v0", 1), ("last_bastion_v0", 2)]
 EPISODES = 12  # 2 epochs x 6, over 3 envs
 
 
 @pytest.fixture(scope="module")
 def example():
-    spec = importlib.util.spec_from_file_location("tianshou_dqn", ROOT / "examples" / "tianshou_dqn.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_example("tianshou_dqn")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+    yield from torch_on_one_thread()
 
 
 def _train(example, env_id, players, seed=7, epochs=2):

@@ -3,36 +3,26 @@ whole games never play an illegal action, and ``return_state=True`` carries ``en
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+
+from tests.interop.examples import load_example, torch_on_one_thread
 
 pytest.importorskip("torchrl")
 torch = pytest.importorskip("torch")
 
-ROOT = Path(__file__).resolve().parents[2]
 TABLES = [("last_heroes_v0", 2), ("last_bastion_v0", 1), ("last_bastion_v0", 2)]
 STEPS = 160  # at least two whole games at every table
 
 
 @pytest.fixture(scope="module")
 def example():
-    spec = importlib.util.spec_from_file_location("torchrl_rollout", ROOT / "examples" / "torchrl_rollout.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_example("torchrl_rollout")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+    yield from torch_on_one_thread()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import json
 import numpy as np
 import pytest
 
-import envs
 from tests.toys import GAME as RelayGame
 from training.config import load_config
 from training.evaluate import evaluate, markdown
@@ -17,14 +16,6 @@ from training.policies import RandomPolicy
 from training.single_agent import FixedPartners, SingleAgentEnv
 
 ENV_ID = "relay_v0"
-
-
-@pytest.fixture
-def relay(monkeypatch):
-    monkeypatch.setattr(envs, "_REGISTRY", dict(envs._REGISTRY))
-    monkeypatch.setattr(envs, "ENV_IDS", envs.ENV_IDS)
-    envs.register(ENV_ID, "tests.toys")
-    return ENV_ID
 
 
 def _random_team_rate(n: int, games: int, target: int = 10) -> float:

@@ -6,16 +6,7 @@ import json
 
 import pytest
 
-import envs
 from training.ladder import main, plan, rung_specs
-
-
-@pytest.fixture
-def relay(monkeypatch):
-    monkeypatch.setattr(envs, "_REGISTRY", dict(envs._REGISTRY))
-    monkeypatch.setattr(envs, "ENV_IDS", envs.ENV_IDS)
-    envs.register("relay_v0", "tests.toys")
-    return "relay_v0"
 
 
 def test_the_plan_covers_every_pair_once_head_to_head_and_every_ordered_pair_at_a_larger_table():

@@ -17,14 +17,6 @@ SHIPPED_LH = "checkpoints/last_heroes/last_heroes.json"
 ADD1, ADD2, KEEP, UNDO = LAYOUT.encode("ADD", 0), LAYOUT.encode("ADD", 1), LAYOUT.encode("KEEP"), LAYOUT.encode("UNDO")
 
 
-@pytest.fixture
-def relay(monkeypatch):
-    monkeypatch.setattr(envs, "_REGISTRY", dict(envs._REGISTRY))
-    monkeypatch.setattr(envs, "ENV_IDS", envs.ENV_IDS)
-    envs.register("relay_v0", "tests.toys")
-    return "relay_v0"
-
-
 # -- the spec ----------------------------------------------------------------------------------
 def test_specs_parse_and_print_back():
     cfg = parse_spec(f"search:prior={SHIPPED_LH},seconds=0.5,c=2,seed=7")
