@@ -19,7 +19,8 @@ decision in wall-clock and CPU time: what a person waits for one bot move in pla
 The load average is printed before and after; above 1 the numbers are not to be quoted (another
 job was sharing the two cores).
 
-    python -m benchmarks.search_throughput --sims 200 --repeats 3
+    python -m benchmarks.search_throughput --repeats 3      # network and random, 100 simulations
+    python -m benchmarks.search_throughput --configs heuristic --sims 20   # heuristic playouts cost ~ms each
     python -m benchmarks.search_throughput --only last_heroes_v0 --configs network --whole-game 1
 """
 
@@ -113,9 +114,9 @@ def whole_game(env_id: str, num_players: int, seconds: float, seed: int = 0) -> 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.search_throughput", description=__doc__.split("\n")[0])
     parser.add_argument("--only", nargs="*", default=None, help="env ids (default: every registered one)")
-    parser.add_argument("--configs", nargs="*", default=list(CONFIGS), choices=list(CONFIGS))
-    parser.add_argument("--sims", type=int, default=200)
-    parser.add_argument("--positions", type=int, default=8)
+    parser.add_argument("--configs", nargs="*", default=["network", "random"], choices=list(CONFIGS))
+    parser.add_argument("--sims", type=int, default=100)
+    parser.add_argument("--positions", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--whole-game", type=float, default=None, metavar="S")
     parser.add_argument("--json", default=None, help="also write the results here")
