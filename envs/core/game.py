@@ -171,9 +171,30 @@ class State(ABC):
         """How many actions are legal now (a state that knows it without a scan may override)."""
         return int(np.count_nonzero(self.legal_mask()))
 
-    @abstractmethod
     def apply(self, action: int) -> None:
-        """Play ``action`` for ``current_player``; raise :class:`IllegalActionError` if illegal."""
+        """Play ``action`` for ``current_player``; raise :class:`IllegalActionError` if illegal.
+
+        The legality check every game shares, written once: an action is a Python or numpy
+        integer (never a bool), an id of the layout, and allowed by :meth:`legal_mask`. The game's
+        rules are :meth:`apply_legal`."""
+        if (
+            isinstance(action, (bool, np.bool_))
+            or not isinstance(action, (int, np.integer))
+            or not 0 <= action < self.game.num_actions
+            or self.is_over()
+            or not self.legal_mask()[action]
+        ):
+            raise self.illegal_action_error(action, self.illegal_why())
+        self.apply_legal(int(action))
+
+    def apply_legal(self, action: int) -> None:
+        """:meth:`apply` without the legality check, for a caller that has just checked the int
+        ``action`` against :meth:`legal_mask` (the AEC driver does). Anything else: use apply()."""
+        raise NotImplementedError(f"{type(self).__name__} implements neither apply_legal(action) nor apply(action)")
+
+    def illegal_why(self) -> str:
+        """What the decision now is, for the message of an illegal action (a game may say more)."""
+        return ""
 
     @abstractmethod
     def rewards(self) -> list[float]:

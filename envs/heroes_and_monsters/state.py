@@ -343,16 +343,6 @@ class HeroesAndMonstersState(TurnMixin, CombatMixin, InvasionMixin, TextMixin, S
         return all(pool[x] >= effect.res[x] for x in range(3)) and sum(pool) - sum(effect.res) >= effect.any
 
     # -- applying actions ------------------------------------------------------------------------
-    def apply(self, action: int) -> None:
-        if (
-            self.result is not None
-            or not isinstance(action, (int, np.integer))
-            or not 0 <= action < NUM_ACTIONS
-            or not self.legal_mask()[action]
-        ):
-            raise self.illegal_action_error(action)
-        self.apply_legal(int(action))
-
     def apply_legal(self, action: int) -> None:
         self._shaping = 0.0
         self._mask = None

@@ -247,15 +247,6 @@ class LastBastionState(HordePhase, Effects, HeroPhase, StateBase):
     def num_legal(self) -> int:
         return len(self.decision["legal"]) if self.decision is not None else 0
 
-    def apply(self, action: int) -> None:
-        if (
-            self.decision is None
-            or not isinstance(action, (int, np.integer))
-            or int(action) not in self.decision["legal"]
-        ):
-            raise self.illegal_action_error(action)
-        self.apply_legal(int(action))
-
     def apply_legal(self, action: int) -> None:
         before = dict(self.counters)
         d = self.decision

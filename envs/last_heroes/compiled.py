@@ -1035,12 +1035,6 @@ class CompiledState(State):
         """How many actions are legal now (no mask scan)."""
         return self._legal
 
-    def apply(self, action: int) -> None:
-        if not (isinstance(action, (int, np.integer)) and 0 <= action < NUM_ACTIONS and self._mask[action]):
-            raise self.illegal_action_error(action)
-        self._ref = None
-        self._legal = _apply(self.s, self._g, int(action), self._shaping, self._rewards, self._mask)
-
     def apply_legal(self, action: int) -> None:
         """:meth:`apply` without the legality check (for a caller that has just checked it)."""
         self._ref = None

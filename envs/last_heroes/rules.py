@@ -488,12 +488,6 @@ class LastHeroesState(State):
                     mask[A.POWER_RELOAD + slot] = 1
 
     # -- apply ----------------------------------------------------------------------------
-    def apply(self, action: int) -> None:
-        mask = self.legal_mask()
-        if not (isinstance(action, (int, np.integer)) and 0 <= action < A.NUM_ACTIONS and mask[action]):
-            raise self.illegal_action_error(action)
-        self.apply_legal(int(action))
-
     def apply_legal(self, action: int) -> None:
         """:meth:`apply` without the legality check, for a caller that has just checked the int
         ``action`` against :meth:`legal_mask` (the AEC driver does). Anything else: use apply()."""

@@ -286,13 +286,10 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
         return mask
 
     # -- apply --------------------------------------------------------------------------------------
-    def apply(self, action: int) -> None:
-        if self.phase == OVER or self.truncated:
-            raise self.illegal_action_error(action, "the game is over")
-        mask = self.legal_mask()
-        if not (isinstance(action, (int, np.integer)) and 0 <= action < A.NUM_ACTIONS and mask[action]):
-            raise self.illegal_action_error(action, f"the decision is {DECISIONS[self.decision]}")
-        self.apply_legal(int(action))
+    def illegal_why(self) -> str:
+        if 0 <= self.decision < len(DECISIONS):
+            return f"the decision is {DECISIONS[self.decision]}"
+        return "the game is over"
 
     def apply_legal(self, action: int) -> None:
         """:meth:`apply` without the legality check (the AEC driver has just checked the mask)."""
