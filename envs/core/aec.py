@@ -5,9 +5,10 @@ in every file; here they are written once. The usual wrapper chain (TerminateIll
 AssertOutOfBounds, OrderEnforcing) costs about as much per decision as a whole small game
 step, mostly in forwarded attribute lookups, so this class enforces call order, action bounds
 and legality itself, in one layer. ``env()`` and ``raw_env()`` therefore return the same
-checked class. A State class may define ``apply_legal(action)``, ``apply()`` without its own
-legality check: the driver, which has just checked the action against the mask, calls it instead
-(``apply()`` itself still raises IllegalActionError for any other caller).
+checked class. A game's rules are ``State.apply_legal(action)``, ``apply()`` without the legality
+check: the driver, which has just checked the action against the mask, calls it directly
+(``State.apply()``, the shared check, raises IllegalActionError for any other caller). A State class
+of its own making that overrides ``apply()`` only is driven through ``apply()``.
 
 The driver's own options (``envs.core.options.DRIVER_OPTIONS``, declared there with the options
 every game shares):
@@ -231,11 +232,11 @@ class TurnBasedEnv(AECEnv):
         self.infos = {a: self._lean_info(None) for a in self.agents}
         self._nonzero_rewards = True
         self._last_info = None
-        # A State class may offer apply_legal(action): apply() without its own legality check,
-        # which step() has just made. Kept as (class, function): a bound method would keep the
-        # state alive after close().
+        # apply_legal(action): apply() without the legality check, which step() has just made.
+        # Kept as (class, function): a bound method would keep the state alive after close().
         cls = type(self.game_state)
-        self._apply_legal = (cls, getattr(cls, "apply_legal", cls.apply))
+        rules = cls.apply if cls.apply_legal is State.apply_legal else cls.apply_legal
+        self._apply_legal = (cls, rules)
         self._after_apply(None, self._skip_forced([0.0] * self.game.num_players))
 
     # -- step -----------------------------------------------------------------------------
