@@ -31,9 +31,18 @@ Method (see shared/notes/performance.md):
   in a training loop. Reset time is the CPU time of ``env.reset()`` (``game.new_state()`` on the
   State rows), minus the cost of the two clock reads around it.
 
+- the ratio to connect_four_v3 that the README quotes comes from paired slices (``--pairs``, on by
+  default): for the smallest and largest table of every game, ``--pairs`` times ``--slice``
+  CPU-seconds of the game then the same of connect_four_v3 (the order alternates pair by pair),
+  the ratio of each pair, their median and their range. Contention slows the two sides of a
+  pair alike only when they run seconds apart, so short slices keep the ratio honest;
+- the load average is read before and after: above 1 (other work on the machine) the run warns,
+  since a loaded machine slows the peer more than our games and the ratios come out too high.
+
 Usage (from the repository root)::
 
     python -m benchmarks.env_throughput --seconds 3 --repeats 3 [--json results.json]
+    python -m benchmarks.env_throughput --seconds 1 --repeats 1 --pairs 7 --slice 1.5   # the README's ratios
     python -m benchmarks.env_throughput --only last_heroes_v0 --players 4
     python -m benchmarks.env_throughput --profile 20000 --only last_heroes_v0   # hotspots, no table
 """
@@ -265,6 +274,77 @@ def picker_cost(seed: int, calls: int = 200_000) -> dict[str, float]:
     return out
 
 
+def paired_ratios(
+    cases: list[Case], runners: dict[str, Runner], pairs: int, slice_s: float, clock_cost: float
+) -> list[dict[str, Any]]:
+    """Each game's env() rate over connect_four_v3's, from ``pairs`` back-to-back slices of each.
+
+    Only the smallest and largest table of each herozoo game (every engine). A pair measures
+    ``slice_s`` CPU-seconds of the game and of the peer, game first in even pairs and peer first
+    in odd ones, so that neither side always meets the machine in the same state."""
+    base = runners[next(c.key for c in cases if c.env_id == BASELINE)]
+    sizes: dict[str, set[int]] = {}
+    for c in cases:
+        if c.source == "herozoo" and c.api == "env":
+            sizes.setdefault(c.env_id, set()).add(c.players)
+    out = []
+    for c in cases:
+        if c.source != "herozoo" or c.api != "env" or c.players not in (min(sizes[c.env_id]), max(sizes[c.env_id])):
+            continue
+        ratios, peer_us = [], []
+        for i in range(pairs):
+            if i % 2 == 0:
+                game, peer = measure(runners[c.key], slice_s, clock_cost), measure(base, slice_s, clock_cost)
+            else:
+                peer, game = measure(base, slice_s, clock_cost), measure(runners[c.key], slice_s, clock_cost)
+            ratios.append(game["decisions_per_cpu_s"] / peer["decisions_per_cpu_s"])
+            peer_us.append(peer["us_per_decision"])
+        med = statistics.median(ratios)
+        out.append(
+            {
+                "key": c.key,
+                "env_id": c.env_id,
+                "players": c.players,
+                "engine": c.engine,
+                "pairs": pairs,
+                "slice_s": slice_s,
+                "ratio_median": med,
+                "ratio_min": min(ratios),
+                "ratio_max": max(ratios),
+                "spread": (max(ratios) - min(ratios)) / med,
+                "peer_us_median": statistics.median(peer_us),
+                "ratios": ratios,
+            }
+        )
+        progress(f"pairs {c.key}: {med:.2f}x connect_four_v3 ({min(ratios):.2f}-{max(ratios):.2f})")
+    return out
+
+
+def paired_table(rows: list[dict[str, Any]]) -> str:
+    out = [
+        "| env | players | × connect_four_v3 (median of pairs) | range over pairs | connect_four_v3 µs / decision |",
+        "|---|---:|---:|---|---:|",
+    ]
+    for r in rows:
+        label = f"{r['env_id']} [{r['engine']}]" if r.get("engine") else r["env_id"]
+        out.append(
+            f"| {label} | {r['players']} | {r['ratio_median']:.2f} | {r['ratio_min']:.2f} - {r['ratio_max']:.2f} "
+            f"| {r['peer_us_median']:.1f} |"
+        )
+    return "\n".join(out)
+
+
+def load_warning(load: list[float] | None, when: str) -> str | None:
+    """A warning when the 1-minute load average says other work shares the machine."""
+    if load is None or load[0] <= 1.0:
+        return None
+    return (
+        f"WARNING: load average {load[0]:.2f} {when} (above 1): other work shares the CPU, which slows "
+        "connect_four_v3 more than these games; the ratios are not a quiet machine's. Measure again when "
+        "`uptime` shows about 1 or less."
+    )
+
+
 # -- report ---------------------------------------------------------------------------------------
 def summarize(cases: list[Case], runs: dict[str, list[dict[str, float]]]) -> list[dict[str, Any]]:
     base_key = next(c.key for c in cases if c.env_id == BASELINE)
@@ -466,6 +546,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="measure only this env id (repeatable); connect_four_v3 is always kept as the baseline",
     )
     p.add_argument("--players", type=int, action="append", help="only this player count for herozoo envs (repeatable)")
+    p.add_argument(
+        "--pairs",
+        type=int,
+        default=7,
+        help="paired slices of each game's smallest and largest table against connect_four_v3 (0: none)",
+    )
+    p.add_argument("--slice", type=float, default=1.5, help="CPU seconds of each side of a pair (default 1.5)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random picks and of the first reset")
     p.add_argument("--warmup", type=float, default=0.3, help="untimed CPU seconds of play per env before measuring")
     p.add_argument(
@@ -479,7 +566,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1:
         p.error("--seconds must be > 0 and --repeats >= 1")
+    if args.pairs < 0 or args.slice <= 0:
+        p.error("--pairs must be >= 0 and --slice > 0")
     return args
+
+
+SETTINGS = ("seconds", "repeats", "only", "players", "seed", "warmup", "pairs", "slice")
 
 
 def progress(msg: str) -> None:
@@ -495,6 +587,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     load_start = _loadavg()
+    warnings_seen = [w for w in [load_warning(load_start, "at the start")] if w]
+    for w in warnings_seen:
+        progress(w)
     clock_cost = clock_overhead()
     picks = picker_cost(args.seed)
     progress(f"building and warming up {len(cases)} cases ...")
@@ -509,15 +604,28 @@ def main(argv: list[str] | None = None) -> int:
                 f"repeat {rep + 1}/{args.repeats} {c.key}: {r['decisions_per_cpu_s']:,.0f} decisions/CPU-s "
                 f"(CPU/wall {r['cpu_share']:.2f})"
             )
+    pairs = paired_ratios(cases, runners, args.pairs, args.slice, clock_cost) if args.pairs else []
     wall = time.perf_counter() - wall0
     rows = summarize(cases, runs)
     load_end = _loadavg()
+    end_warning = load_warning(load_end, "at the end")
+    if end_warning:
+        warnings_seen.append(end_warning)
     shares = [r["cpu_share"] for reps in runs.values() for r in reps]
 
     info = machine_info()
     print(f"# Env throughput: random legal play, {args.repeats} repeats x {args.seconds:g} CPU-s per env (medians)\n")
+    for w in warnings_seen:
+        print(f"**{w}**\n")
     print(markdown_table(rows))
     print()
+    if pairs:
+        print(
+            f"Ratio to connect_four_v3 from {args.pairs} paired slices of {args.slice:g} CPU-s each "
+            "(the game then the peer, order alternating), smallest and largest table:\n"
+        )
+        print(paired_table(pairs))
+        print()
     overhead = driver_overhead_lines(rows)
     if overhead:
         print("Driver overhead (env() AEC loop vs the rules State played directly):\n")
@@ -543,13 +651,15 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "benchmark": "env_throughput",
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                "settings": {k: getattr(args, k) for k in ("seconds", "repeats", "only", "players", "seed", "warmup")},
+                "settings": {k: getattr(args, k) for k in SETTINGS},
                 "machine": info,
                 "source": src,
                 "load_average": {"start": load_start, "end": load_end},
                 "clock_read_us": 1e6 * clock_cost,
                 "pick_us": picks,
                 "results": rows,
+                "paired_ratios": pairs,
+                "warnings": warnings_seen,
             },
         )
         progress(f"wrote {args.json}")
