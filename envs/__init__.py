@@ -45,6 +45,13 @@ def registry() -> dict[str, str]:
     return dict(_REGISTRY)
 
 
+def game_name(env_id: str) -> str:
+    """``last_heroes_v0`` -> ``last_heroes``: the game's name without its version, which names its
+    folder under envs/, checkpoints/ and docs/ (the one place this mapping is written)."""
+    head, sep, tail = env_id.rpartition("_v")
+    return head if sep and tail.isdigit() else env_id
+
+
 def _module(env_id: str):
     try:
         return importlib.import_module(_REGISTRY[env_id])
@@ -71,4 +78,4 @@ def heuristic_bot(env_id: str, seed: int | None = None):
     return _module(env_id).HeuristicBot(seed=seed)
 
 
-__all__ = ["ENV_IDS", "game_class", "heuristic_bot", "make", "make_raw", "register", "registry"]
+__all__ = ["ENV_IDS", "game_class", "game_name", "heuristic_bot", "make", "make_raw", "register", "registry"]

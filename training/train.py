@@ -45,11 +45,6 @@ from training.single_agent import SingleAgentEnv
 ACTIVATIONS = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
 
 
-def game_folder(env_id: str) -> str:
-    """``last_heroes_v0`` -> ``last_heroes``."""
-    return env_id.rsplit("_v", 1)[0]
-
-
 def _seat_sampler(cfg: TrainConfig, pool_dir: Path, seed: int, weights: dict[str, float], rest: str) -> PoolSampler:
     return PoolSampler(
         pool_dir,
@@ -563,7 +558,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
     atomic_write_text(run_dir / "final_evaluation.json", json.dumps(extra, indent=1))
     exported = final
     if cfg.run.export_dir:
-        stem = Path(cfg.run.export_dir) / game_folder(cfg.env.env_id) / cfg.run.exp_name
+        stem = Path(cfg.run.export_dir) / envs.game_name(cfg.env.env_id) / cfg.run.exp_name
         exported = export_policy(model, stem, checkpoint_metadata(cfg, steps, **extra))
     print(training_summary(cfg, run_dir, exported, steps, results, variants, time.time() - started))
     return exported

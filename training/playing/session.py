@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 import envs
+from envs import game_name
 from envs.core.game import IllegalActionError, State
 from training.playing import boards
 from training.policies import load_policy, observation_options, seat_actor, spec_error
@@ -49,12 +50,6 @@ class StaleActionError(ValueError):
 
 class NotYourTurnError(ValueError):
     """An action for a seat that is not a human's to play now (a bot's turn, or the game is over)."""
-
-
-def game_name(env_id: str) -> str:
-    """``last_heroes_v0`` -> ``last_heroes`` (the folder of its checkpoints and docs)."""
-    head, sep, tail = env_id.rpartition("_v")
-    return head if sep and tail.isdigit() else env_id
 
 
 def shipped_checkpoint(env_id: str) -> Path | None:

@@ -46,6 +46,7 @@ from typing import Any
 
 import yaml
 
+import envs
 from training.rllib import require_ray
 from training.rllib.config import RLlibConfig, load_config
 
@@ -310,7 +311,7 @@ def train(
         policy = export_checkpoint(final, run_dir / "policy" / "final")
         out = {"run_dir": run_dir, "rllib_checkpoint": final, "policy": policy, "history": history}
         if cfg.run.export_dir:
-            game = cfg.env.env_id.rsplit("_v", 1)[0]
+            game = envs.game_name(cfg.env.env_id)
             out["exported"] = export_checkpoint(final, Path(cfg.run.export_dir) / game / cfg.run.exp_name)
         log(f"RLlib checkpoint: {final}")
         log(f"herozoo policy:   {policy}   (load_policy({str(policy)!r}, {cfg.env.env_id!r}))")
