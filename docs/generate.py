@@ -37,6 +37,7 @@ ROOT = DOCS_DIR.parent
 if str(ROOT) not in sys.path:  # running ``python docs/generate.py`` without an installed package
     sys.path.append(str(ROOT))
 
+from envs.core.markdown import md_table  # noqa: E402
 from training.atomic import atomic_write_text  # noqa: E402
 
 BEGIN = "<!-- BEGIN GENERATED: {} -->"
@@ -97,17 +98,6 @@ def doc_path(game: str) -> Path:
 
 
 # -- Markdown helpers ------------------------------------------------------------------------------
-def md_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A Markdown table; ``|`` inside cells is escaped."""
-
-    def cell(v: object) -> str:
-        return str(v).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(cell(h) for h in headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def fields_table(fields: Iterable[tuple[str, int, str]], base: int = 0) -> str:
     """Offsets, sizes and meanings of a ``(name, size, doc)`` field list (one observation row)."""
     rows, at = [], base
