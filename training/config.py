@@ -26,15 +26,11 @@ Rules:
 
 from __future__ import annotations
 
-import copy
-import difflib
-import io
 import os
 import re
 import sys
-import typing
 from collections.abc import Iterable, Mapping
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +38,16 @@ import yaml
 
 from training.atomic import atomic_write_text
 from training.policies import spec_error, spec_path
+from training.schema import (
+    ConfigError,
+    describe_sections,
+    range_errors,
+    read_yaml_file,
+    sections_from_dict,
+    sections_to_dict,
+    setting,
+)
+from training.schema import apply_overrides as schema_overrides
 
 # Fixed baseline opponents a self-play run may mix in (policy specs of training.policies).
 BASELINE_NAMES: tuple[str, ...] = ("random", "heuristic")
@@ -50,37 +56,6 @@ PARTNER_NAMES: tuple[str, ...] = ("random", "heuristic", "pool")
 OPPONENT_SAMPLING: tuple[str, ...] = ("latest", "mostly_latest", "uniform")
 ACTIVATIONS: tuple[str, ...] = ("tanh", "relu")
 VEC_ENVS: tuple[str, ...] = ("subproc", "dummy")
-
-
-class ConfigError(ValueError):
-    """A config that cannot be used; ``errors`` holds one line per problem."""
-
-    def __init__(self, errors: str | list[str], source: str | None = None, *, headline: str | None = "invalid"):
-        self.errors = [errors] if isinstance(errors, str) else list(errors)
-        self.source = source
-        head = f"{source}: " if source else ""
-        head += f"{headline} training config" if headline else ""
-        if len(self.errors) == 1:
-            message = f"{head}: {self.errors[0]}" if headline else f"{head}{self.errors[0]}"
-        else:
-            message = f"{head} ({len(self.errors)} problems):\n" + "\n".join(f"  - {e}" for e in self.errors)
-        super().__init__(message)
-
-
-def setting(
-    default: Any,
-    help: str,
-    *,
-    choices: tuple | None = None,
-    gt: float | None = None,
-    ge: float | None = None,
-    le: float | None = None,
-) -> Any:
-    """A config field: its default, its help line, and the values it allows (checked on load)."""
-    meta = {"help": help, "choices": choices, "gt": gt, "ge": ge, "le": le}
-    if isinstance(default, (list, dict)):
-        return field(default_factory=lambda: copy.deepcopy(default), metadata=meta)
-    return field(default=default, metadata=meta)
 
 
 # -- the sections ----------------------------------------------------------------------------------
@@ -250,138 +225,10 @@ class TrainConfig:
 SECTIONS: dict[str, type] = {f.name: f.default_factory for f in fields(TrainConfig)}  # type: ignore[misc]
 
 
-# -- YAML ------------------------------------------------------------------------------------------
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that reads ``1e-4`` as a float (YAML 1.2) and rejects duplicate keys."""
-
-    def construct_mapping(self, node, deep=False):
-        seen: set = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            try:
-                dup = key in seen
-            except TypeError:
-                continue  # unhashable key: let PyYAML report it
-            if dup:
-                raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping", node.start_mark, f"found duplicate key {key!r}", key_node.start_mark
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
-    list("-+0123456789"),
-)
-
-
-def _yaml_load(text: str | io.StringIO) -> Any:
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
-
-
-# -- types and checks ------------------------------------------------------------------------------
-def _type_name(tp: Any) -> str:
-    """How a type reads in the docs table and in error messages."""
-    if tp is Any:
-        return "any"
-    origin = typing.get_origin(tp)
-    if origin is None:
-        return tp.__name__
-    args = typing.get_args(tp)
-    if origin is dict and args and args[1] is Any:
-        return "dict"
-    return f"{origin.__name__}[{', '.join(_type_name(a) for a in args)}]"
-
-
-_EXPECTED = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
-
-
-class _Bad(Exception):
-    pass
-
-
-def _coerce(value: Any, tp: Any, key: str) -> Any:
-    """``value`` as type ``tp`` (int -> float, integral float -> int), or _Bad naming the key."""
-
-    def bad(expected: str):
-        return _Bad(f"{key}: expected {expected}, got {value!r} ({type(value).__name__})")
-
-    if tp is Any:
-        return copy.deepcopy(value)
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        raise bad(_EXPECTED[bool])
-    if tp is int:
-        if isinstance(value, bool):
-            raise bad(_EXPECTED[int])
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        raise bad(_EXPECTED[int])
-    if tp is float:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        raise bad(_EXPECTED[float])
-    if tp is str:
-        if isinstance(value, str):
-            return value
-        raise bad(_EXPECTED[str])
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is list:
-        if not isinstance(value, (list, tuple)):
-            raise bad(f"a list ({_type_name(tp)})")
-        return [_coerce(v, args[0], f"{key}[{i}]") for i, v in enumerate(value)]
-    if origin is dict:
-        if not isinstance(value, Mapping):
-            raise bad(f"a mapping ({_type_name(tp)})")
-        out = {}
-        for k, v in value.items():
-            if not isinstance(k, str):
-                raise _Bad(f"{key}: keys must be strings, got {k!r} ({type(k).__name__})")
-            out[k] = _coerce(v, args[1], f"{key}.{k}")
-        return out
-    raise TypeError(f"unsupported config type {tp!r} for {key}")  # a bug in this module, not in the config
-
-
-def _constraint_text(meta: Mapping[str, Any]) -> str:
-    if meta.get("choices"):
-        return "one of " + ", ".join(f'"{c}"' for c in meta["choices"])
-    parts = [f"{op} {meta[k]:g}" for k, op in (("gt", ">"), ("ge", ">="), ("le", "<=")) if meta.get(k) is not None]
-    return " and ".join(parts)
-
-
-def _check_range(value: Any, meta: Mapping[str, Any], key: str) -> str | None:
-    choices, gt, ge, le = meta.get("choices"), meta.get("gt"), meta.get("ge"), meta.get("le")
-    if choices is not None and value not in choices:
-        return f"{key}: {value!r} is not allowed; allowed values are {list(choices)}"
-    too_low = (gt is not None and not value > gt) or (ge is not None and not value >= ge)
-    if too_low or (le is not None and not value <= le):
-        return f"{key}: {value!r} is out of range; it must be {_constraint_text(meta)}"
-    return None
-
-
-def _unknown_key_error(key: str, name: str, allowed: Iterable[str], where: str) -> str:
-    allowed = list(allowed)
-    close = difflib.get_close_matches(name, allowed, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"unknown key {key!r}{hint}; allowed keys {where} are {allowed}"
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls, globalns=globals())
-
-
 # -- dict <-> dataclasses --------------------------------------------------------------------------
 def config_to_dict(cfg: TrainConfig) -> dict[str, dict[str, Any]]:
     """Plain nested dicts (sections in order, keys in field order), ready for YAML."""
-    return {
-        name: {f.name: copy.deepcopy(getattr(section, f.name)) for f in fields(section)}
-        for name, section in ((n, getattr(cfg, n)) for n in SECTIONS)
-    }
+    return sections_to_dict(cfg, SECTIONS)
 
 
 def config_from_dict(data: Mapping[str, Any], source: str | None = None) -> TrainConfig:
@@ -389,38 +236,11 @@ def config_from_dict(data: Mapping[str, Any], source: str | None = None) -> Trai
 
     Raises :class:`ConfigError` listing every unknown key, bad type and bad value.
     """
-    if data is None:
-        data = {}
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"expected a mapping of sections {list(SECTIONS)}, got {type(data).__name__}", source)
-    errors: list[str] = []
-    for name in data:
-        if name not in SECTIONS:
-            errors.append(_unknown_key_error(str(name), str(name), SECTIONS, "at the top level (sections)"))
-    built: dict[str, Any] = {}
-    for name, cls in SECTIONS.items():
-        raw = data.get(name)
-        if raw is None:  # absent, or a section whose every line is commented out
-            raw = {}
-        if not isinstance(raw, Mapping):
-            errors.append(f"{name}: expected a mapping of settings, got {raw!r} ({type(raw).__name__})")
-            continue
-        hints = _hints(cls)
-        allowed = [f.name for f in fields(cls)]
-        kwargs = {}
-        for key, value in raw.items():
-            if key not in hints:
-                errors.append(_unknown_key_error(f"{name}.{key}", str(key), allowed, f"in section {name!r}"))
-                continue
-            try:
-                kwargs[key] = _coerce(value, hints[key], f"{name}.{key}")
-            except _Bad as e:
-                errors.append(str(e))
-        built[name] = cls(**kwargs)
+    built, errors = sections_from_dict(data, SECTIONS)
     if errors:
         raise ConfigError(errors, source)
     cfg = TrainConfig(**built)
-    errors = _semantic_errors(cfg)
+    errors = range_errors(built) + _semantic_errors(cfg)
     if errors:
         raise ConfigError(errors, source)
     return cfg
@@ -436,13 +256,6 @@ def validate_config(cfg: TrainConfig) -> TrainConfig:
 # -- value checks ----------------------------------------------------------------------------------
 def _semantic_errors(cfg: TrainConfig) -> list[str]:
     errors: list[str] = []
-    for name in SECTIONS:
-        section = getattr(cfg, name)
-        for f in fields(section):
-            problem = _check_range(getattr(section, f.name), f.metadata, f"{name}.{f.name}")
-            if problem:
-                errors.append(problem)
-
     ppo, sp, run = cfg.ppo, cfg.selfplay, cfg.run
     for i, width in enumerate(ppo.net_arch):
         if width < 1:
@@ -571,25 +384,7 @@ def _env_errors(cfg: TrainConfig) -> list[str]:
 # -- loading, overrides, saving --------------------------------------------------------------------
 def load_config(path: str | os.PathLike | None, overrides: Iterable[str] = ()) -> TrainConfig:
     """The config in ``path`` (None: the defaults, i.e. the quickstart), then ``overrides`` applied."""
-    if path is None:
-        cfg = TrainConfig()
-    else:
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            known = sorted(q.name for q in p.parent.glob("*.yaml")) if p.parent.is_dir() else []
-            hint = f" (YAML files in {p.parent}/: {', '.join(known)})" if known else ""
-            raise ConfigError(f"config file not found: {p}{hint}", headline=None) from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ConfigError(f"cannot read config file {p}: {e}", headline=None) from None
-        stream = io.StringIO(text)
-        stream.name = str(p)  # PyYAML names the file in its error marks
-        try:
-            data = _yaml_load(stream)
-        except yaml.YAMLError as e:
-            raise ConfigError(f"invalid YAML in config file {p}: {e}", headline=None) from None
-        cfg = config_from_dict(data, source=str(p))
+    cfg = TrainConfig() if path is None else config_from_dict(read_yaml_file(path, "config"), source=str(path))
     overrides = list(overrides)
     return apply_overrides(cfg, overrides) if overrides else cfg
 
@@ -601,29 +396,7 @@ def apply_overrides(cfg: TrainConfig, overrides: Iterable[str]) -> TrainConfig:
     text as written (``run.exp_name=007`` stays ``"007"``). A dotted path may go into
     ``env.options`` (``env.options.num_players=4``).
     """
-    data = config_to_dict(cfg)
-    for item in overrides:
-        key, sep, text = str(item).partition("=")
-        key = key.strip()
-        if not sep or "." not in key or any(not part for part in key.split(".")):
-            raise ConfigError(f"override {item!r}: expected section.key=value, e.g. run.seed=3", headline=None)
-        try:
-            value = _yaml_load(text)
-        except yaml.YAMLError as e:
-            raise ConfigError(f"override {item!r}: invalid YAML value: {e}", headline=None) from None
-        path = key.split(".")
-        if len(path) == 2 and path[0] in SECTIONS and _hints(SECTIONS[path[0]]).get(path[1]) is str:
-            value = text.strip() if not isinstance(value, str) and text.strip() else value
-        node: Any = data
-        for depth, part in enumerate(path[:-1]):
-            if part not in node:
-                node[part] = {}  # an unknown key: reported with its full name by config_from_dict
-            node = node[part]
-            if not isinstance(node, dict):
-                where = ".".join(path[: depth + 1])
-                raise ConfigError(f"override {item!r}: {where} holds {node!r}, not a mapping of keys")
-        node[path[-1]] = value
-    return config_from_dict(data)
+    return config_from_dict(schema_overrides(config_to_dict(cfg), overrides, SECTIONS, "training config"))
 
 
 def dump_config(cfg: TrainConfig) -> str:
@@ -641,24 +414,9 @@ def save_config(cfg: TrainConfig, path: str | os.PathLike) -> Path:
 
 
 # -- documentation ---------------------------------------------------------------------------------
-def _flow(value: Any) -> str:
-    text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10_000).strip()
-    return text[: -len("...")].strip() if text.endswith("...") else text
-
-
 def describe_config() -> str:
     """A Markdown table of every setting: key, type, default, help (with the allowed values)."""
-    rows = ["| Key | Type | Default | Help |", "|---|---|---|---|"]
-    for name, cls in SECTIONS.items():
-        hints = _hints(cls)
-        for f in fields(cls):
-            default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
-            help_text = f.metadata.get("help", "")
-            allowed = _constraint_text(f.metadata)
-            if allowed:
-                help_text = f"{help_text} ({allowed})"
-            rows.append(f"| `{name}.{f.name}` | {_type_name(hints[f.name])} | `{_flow(default)}` | {help_text} |")
-    return "\n".join(rows)
+    return describe_sections(SECTIONS)
 
 
 def main(argv: list[str] | None = None) -> int:

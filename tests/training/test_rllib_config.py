@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from training.rllib.config import agent_names, check_env_config, describe, from_dict, load_config
+from training.schema import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = sorted(ROOT.glob("configs/rllib/*.yaml"))
@@ -25,14 +26,41 @@ def test_shipped_configs_load(path):
 
 
 def test_unknown_keys_and_sections_are_errors():
-    with pytest.raises(ValueError, match=r"unknown key\(s\) \['ppo.learning_rate'\]"):
+    with pytest.raises(ConfigError, match=r"unknown key 'ppo.learning_rate'; allowed keys in section 'ppo' are"):
         from_dict({"ppo": {"learning_rate": 1e-4}})
-    with pytest.raises(ValueError, match="unknown config section"):
+    with pytest.raises(ConfigError, match=r"unknown key 'ppo.lrr' \(did you mean 'lr'\?\)"):
+        from_dict({"ppo": {"lrr": 1e-4}})
+    with pytest.raises(ConfigError, match="unknown key 'trainer'.*at the top level"):
         from_dict({"trainer": {}})
-    with pytest.raises(ValueError, match="must be a int"):
+    with pytest.raises(ConfigError, match=r"resources.num_env_runners: expected an integer, got 'two'"):
         from_dict({"resources": {"num_env_runners": "two"}})
-    with pytest.raises(ValueError, match="--set needs section.key=value"):
+    with pytest.raises(ConfigError, match="expected section.key=value"):
         load_config(None, ["iterations=3"])
+
+
+def test_the_rllib_config_shares_the_training_configs_schema():
+    """The same strict types, ranges and YAML rules as training/config.py (training/schema.py)."""
+    with pytest.raises(ConfigError, match=r"invalid RLlib config \(2 problems\)") as e:
+        from_dict({"ppo": {"gamma": 1.5, "activation": "gelu"}})
+    assert "ppo.gamma: 1.5 is out of range; it must be >= 0 and <= 1" in str(e.value)
+    assert "allowed values are ['tanh', 'relu']" in str(e.value)
+    with pytest.raises(ConfigError, match="expected a finite number"):
+        from_dict({"ppo": {"lr": float("nan")}})
+    with pytest.raises(ConfigError, match="expected an integer, got True"):
+        from_dict({"run": {"iterations": True}})
+    cfg = load_config(None, ["ppo.lr=1e-4", "run.exp_name=007", "resources.rollout_fragment_length=64"])
+    assert cfg.ppo.lr == 1e-4 and cfg.run.exp_name == "007" and cfg.resources.rollout_fragment_length == 64
+    with pytest.raises(ConfigError, match="rollout_fragment_length must be 'auto' or a positive int"):
+        from_dict({"resources": {"rollout_fragment_length": "often"}})
+
+
+def test_a_duplicate_key_in_the_file_is_an_error(tmp_path):
+    path = tmp_path / "dup.yaml"
+    path.write_text("run:\n  iterations: 3\n  iterations: 4\n")
+    with pytest.raises(ConfigError, match="duplicate key 'iterations'"):
+        load_config(path)
+    with pytest.raises(ConfigError, match="RLlib config file not found"):
+        load_config(tmp_path / "missing.yaml")
 
 
 def test_bad_values_are_errors():

@@ -10,97 +10,93 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 import envs
+from training.schema import (
+    ConfigError,
+    apply_overrides,
+    describe_sections,
+    range_errors,
+    read_yaml_file,
+    sections_from_dict,
+    setting,
+)
 from training.single_agent import resolve_player_counts
 
 
 @dataclass
 class EnvSection:
-    env_id: str = field(default="last_heroes_v0", metadata={"help": "a registered env id (envs.ENV_IDS)"})
-    options: dict = field(default_factory=dict, metadata={"help": "env options passed to envs.make"})
-    player_counts: list = field(
-        default_factory=list,
-        metadata={"help": "table size drawn per episode, e.g. [2, 3, 4, 5]; [] uses options.num_players"},
+    env_id: str = setting("last_heroes_v0", "a registered env id (envs.ENV_IDS)")
+    options: dict[str, Any] = setting({}, "env options passed to envs.make")
+    player_counts: list[int] = setting(
+        [], "table size drawn per episode, e.g. [2, 3, 4, 5]; [] uses options.num_players"
     )
 
 
 @dataclass
 class SelfPlaySection:
-    mode: str = field(
-        default="auto",
-        metadata={
-            "help": "shared: one policy plays every seat (cooperative games; symmetric self-play); "
-            "pool: a main policy vs frozen snapshots of itself (competitive games only); "
-            "auto: pool for competitive games, shared for cooperative ones"
-        },
+    mode: str = setting(
+        "auto",
+        "shared: one policy plays every seat (cooperative games; symmetric self-play); "
+        "pool: a main policy vs frozen snapshots of itself (competitive games only); "
+        "auto: pool for competitive games, shared for cooperative ones",
+        choices=("auto", "shared", "pool"),
     )
-    pool_size: int = field(default=4, metadata={"help": "pool mode: frozen snapshot slots (modules pool_0..)"})
-    snapshot_every: int = field(
-        default=5, metadata={"help": "pool mode: copy main into the next pool slot every N iterations"}
-    )
-    main_prob: float = field(
-        default=0.0,
-        metadata={"help": "pool mode: chance that an opponent seat is played (and trained) by main itself"},
+    pool_size: int = setting(4, "pool mode: frozen snapshot slots (modules pool_0..)", ge=1)
+    snapshot_every: int = setting(5, "pool mode: copy main into the next pool slot every N iterations", ge=1)
+    main_prob: float = setting(
+        0.0, "pool mode: chance that an opponent seat is played (and trained) by main itself", ge=0, le=1
     )
 
 
 @dataclass
 class PPOSection:
-    lr: float = field(default=3.0e-4, metadata={"help": "Adam learning rate"})
-    train_batch_size: int = field(default=4000, metadata={"help": "env steps per training iteration (per learner)"})
-    minibatch_size: int = field(default=500, metadata={"help": "SGD minibatch size"})
-    num_epochs: int = field(default=5, metadata={"help": "passes over each train batch"})
-    gamma: float = field(default=0.995, metadata={"help": "discount"})
-    lambda_: float = field(default=0.95, metadata={"help": "GAE lambda"})
-    clip_param: float = field(default=0.2, metadata={"help": "PPO clip range"})
-    entropy_coeff: float = field(default=0.01, metadata={"help": "entropy bonus"})
-    vf_loss_coeff: float = field(default=0.5, metadata={"help": "value loss weight"})
-    vf_clip_param: float = field(default=10.0, metadata={"help": "value clipping (rewards are about +-1)"})
-    kl_coeff: float = field(default=0.0, metadata={"help": "KL penalty coefficient; 0 turns the KL loss off"})
-    grad_clip: float = field(default=0.5, metadata={"help": "gradient norm clip"})
-    net_arch: list = field(default_factory=lambda: [256, 256], metadata={"help": "hidden layers (policy and value)"})
-    activation: str = field(default="tanh", metadata={"help": "tanh or relu"})
+    lr: float = setting(3.0e-4, "Adam learning rate", gt=0)
+    train_batch_size: int = setting(4000, "env steps per training iteration (per learner)", ge=1)
+    minibatch_size: int = setting(500, "SGD minibatch size", ge=1)
+    num_epochs: int = setting(5, "passes over each train batch", ge=1)
+    gamma: float = setting(0.995, "discount", ge=0, le=1)
+    lambda_: float = setting(0.95, "GAE lambda", ge=0, le=1)
+    clip_param: float = setting(0.2, "PPO clip range", gt=0)
+    entropy_coeff: float = setting(0.01, "entropy bonus", ge=0)
+    vf_loss_coeff: float = setting(0.5, "value loss weight", ge=0)
+    vf_clip_param: float = setting(10.0, "value clipping (rewards are about +-1)", gt=0)
+    kl_coeff: float = setting(0.0, "KL penalty coefficient; 0 turns the KL loss off", ge=0)
+    grad_clip: float = setting(0.5, "gradient norm clip", gt=0)
+    net_arch: list[int] = setting([256, 256], "hidden layers (policy and value)")
+    activation: str = setting("tanh", "tanh or relu", choices=("tanh", "relu"))
 
 
 @dataclass
 class ResourcesSection:
-    num_env_runners: int = field(
-        default=0, metadata={"help": "sampling actors; 0 samples in the driver (a 2-core box), raise it on a cluster"}
+    num_env_runners: int = setting(
+        0, "sampling actors; 0 samples in the driver (a 2-core box), raise it on a cluster", ge=0
     )
-    num_envs_per_env_runner: int = field(
-        default=8, metadata={"help": "sub-envs per runner, stepped as a batch (the biggest lever on one box)"}
+    num_envs_per_env_runner: int = setting(
+        8, "sub-envs per runner, stepped as a batch (the biggest lever on one box)", ge=1
     )
-    num_cpus_per_env_runner: float = field(default=1, metadata={"help": "CPUs Ray reserves per env runner"})
-    num_learners: int = field(default=0, metadata={"help": "learner actors; 0 learns in the driver"})
-    num_cpus_per_learner: float = field(default=1, metadata={"help": "CPUs per learner actor (num_learners > 0)"})
-    num_gpus_per_learner: float = field(default=0, metadata={"help": "GPUs per learner actor"})
-    rollout_fragment_length: Any = field(
-        default="auto", metadata={"help": "steps per sub-env per sample call; auto fills the train batch"}
+    num_cpus_per_env_runner: float = setting(1, "CPUs Ray reserves per env runner", ge=0)
+    num_learners: int = setting(0, "learner actors; 0 learns in the driver", ge=0)
+    num_cpus_per_learner: float = setting(1, "CPUs per learner actor (num_learners > 0)", ge=0)
+    num_gpus_per_learner: float = setting(0, "GPUs per learner actor", ge=0)
+    rollout_fragment_length: int | str = setting(
+        "auto", "steps per sub-env per sample call; auto fills the train batch"
     )
-    num_cpus: Any = field(
-        default=None, metadata={"help": "local runs only: CPUs given to the local Ray instance (null: all)"}
-    )
+    num_cpus: int | None = setting(None, "local runs only: CPUs given to the local Ray instance (null: all)")
 
 
 @dataclass
 class RunSection:
-    exp_name: str = field(default="rllib", metadata={"help": "run folder name part"})
-    seed: int = field(default=0, metadata={"help": "seed of RLlib and of the envs"})
-    iterations: int = field(default=100, metadata={"help": "training iterations (algo.train() calls)"})
-    checkpoint_every: int = field(
-        default=10, metadata={"help": "RLlib checkpoint every N iterations (0: only at the end)"}
-    )
-    runs_dir: str = field(default="runs", metadata={"help": "runs/rllib__{env}__{exp}__{seed}__{time}/"})
-    export_dir: str = field(
-        default="", metadata={"help": "also export the final policy to <export_dir>/<game>/<exp_name>.{pt,json}"}
-    )
-    torch_threads: int = field(default=1, metadata={"help": "torch threads of the driver (learner, local sampling)"})
+    exp_name: str = setting("rllib", "run folder name part")
+    seed: int = setting(0, "seed of RLlib and of the envs")
+    iterations: int = setting(100, "training iterations (algo.train() calls)", ge=1)
+    checkpoint_every: int = setting(10, "RLlib checkpoint every N iterations (0: only at the end)", ge=0)
+    runs_dir: str = setting("runs", "runs/rllib__{env}__{exp}__{seed}__{time}/")
+    export_dir: str = setting("", "also export the final policy to <export_dir>/<game>/<exp_name>.{pt,json}")
+    torch_threads: int = setting(1, "torch threads of the driver (learner, local sampling)", ge=1)
 
 
 AGENT_NAMES = ("seats", "learner")
@@ -181,42 +177,24 @@ class RLlibConfig:
         return self.selfplay.mode
 
 
-def _where(path: Any) -> str:
-    return f"{path}: " if path else ""
-
-
-def _check_type(section: str, f: dataclasses.Field, value: Any, where: str) -> Any:
-    default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
-    name = f"{section}.{f.name}"
-    if isinstance(default, bool):
-        ok = isinstance(value, bool)
-    elif isinstance(default, int) and not isinstance(default, bool):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif isinstance(default, float):
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        value = float(value) if ok else value
-    elif isinstance(default, str) and f.name != "rollout_fragment_length":
-        ok = isinstance(value, str)
-    elif isinstance(default, dict):
-        ok = isinstance(value, dict)
-        value = value if value is not None else {}
-    elif isinstance(default, list):
-        ok = isinstance(value, list)
-    else:
-        ok = True
-    if not ok:
-        raise ValueError(f"{where}{name} must be a {type(default).__name__}, got {value!r}")
-    return value
+KIND = "RLlib config"
 
 
 def validate(cfg: RLlibConfig, where: str = "") -> RLlibConfig:
-    """Check values that types alone do not (a ValueError names the key)."""
+    """Check what types and ranges alone do not; a ConfigError (a ValueError) names the key."""
+    errors = range_errors({name: getattr(cfg, name) for name in SECTIONS})
+    if errors:
+        raise ConfigError(errors, where or None, kind=KIND)
     if cfg.env.env_id not in envs.ENV_IDS:
-        raise ValueError(f"{where}env.env_id {cfg.env.env_id!r} is not registered; registered: {list(envs.ENV_IDS)}")
-    if cfg.selfplay.mode not in ("auto", "shared", "pool"):
-        raise ValueError(f"{where}selfplay.mode must be auto, shared or pool, got {cfg.selfplay.mode!r}")
+        raise ConfigError(
+            f"env.env_id {cfg.env.env_id!r} is not registered; registered: {list(envs.ENV_IDS)}",
+            where or None,
+            kind=KIND,
+        )
     if cfg.selfplay.mode == "pool" and cfg.cooperative:
-        raise ValueError(f"{where}selfplay.mode pool is for competitive games; {cfg.env.env_id} is cooperative")
+        raise ConfigError(
+            f"selfplay.mode pool is for competitive games; {cfg.env.env_id} is cooperative", where or None, kind=KIND
+        )
     try:
         check_env_config(
             {
@@ -228,102 +206,45 @@ def validate(cfg: RLlibConfig, where: str = "") -> RLlibConfig:
             build=True,
         )
     except ValueError as e:
-        raise ValueError(f"{where}env: {e}") from e
-    positive = {
-        "selfplay.pool_size": cfg.selfplay.pool_size,
-        "selfplay.snapshot_every": cfg.selfplay.snapshot_every,
-        "ppo.train_batch_size": cfg.ppo.train_batch_size,
-        "ppo.minibatch_size": cfg.ppo.minibatch_size,
-        "ppo.num_epochs": cfg.ppo.num_epochs,
-        "resources.num_envs_per_env_runner": cfg.resources.num_envs_per_env_runner,
-        "run.iterations": cfg.run.iterations,
-        "run.torch_threads": cfg.run.torch_threads,
-    }
-    for key, v in positive.items():
-        if v <= 0:
-            raise ValueError(f"{where}{key} must be positive, got {v!r}")
-    for key, v in {
-        "resources.num_env_runners": cfg.resources.num_env_runners,
-        "resources.num_learners": cfg.resources.num_learners,
-        "run.checkpoint_every": cfg.run.checkpoint_every,
-    }.items():
-        if v < 0:
-            raise ValueError(f"{where}{key} must be >= 0, got {v!r}")
-    if not 0.0 <= cfg.selfplay.main_prob <= 1.0:
-        raise ValueError(f"{where}selfplay.main_prob must be in [0, 1], got {cfg.selfplay.main_prob}")
+        raise ConfigError(f"env: {e}", where or None, kind=KIND) from e
+    problems = []
     if cfg.ppo.minibatch_size > cfg.ppo.train_batch_size:
-        raise ValueError(f"{where}ppo.minibatch_size ({cfg.ppo.minibatch_size}) exceeds ppo.train_batch_size")
-    if cfg.ppo.activation not in ("tanh", "relu"):
-        raise ValueError(f"{where}ppo.activation must be tanh or relu, got {cfg.ppo.activation!r}")
-    if not cfg.ppo.net_arch or any(isinstance(h, bool) or not isinstance(h, int) or h <= 0 for h in cfg.ppo.net_arch):
-        raise ValueError(
-            f"{where}ppo.net_arch must be a non-empty list of positive layer sizes, got {cfg.ppo.net_arch}"
-        )
+        problems.append(f"ppo.minibatch_size ({cfg.ppo.minibatch_size}) exceeds ppo.train_batch_size")
+    if not cfg.ppo.net_arch or any(h <= 0 for h in cfg.ppo.net_arch):
+        problems.append(f"ppo.net_arch must be a non-empty list of positive layer sizes, got {cfg.ppo.net_arch}")
     rfl = cfg.resources.rollout_fragment_length
-    if not (rfl == "auto" or (isinstance(rfl, int) and not isinstance(rfl, bool) and rfl > 0)):
-        raise ValueError(f"{where}resources.rollout_fragment_length must be 'auto' or a positive int, got {rfl!r}")
+    if not (rfl == "auto" or (isinstance(rfl, int) and rfl > 0)):
+        problems.append(f"resources.rollout_fragment_length must be 'auto' or a positive int, got {rfl!r}")
+    if cfg.resources.num_cpus is not None and cfg.resources.num_cpus < 1:
+        problems.append(f"resources.num_cpus must be null (all) or at least 1, got {cfg.resources.num_cpus}")
+    if problems:
+        raise ConfigError(problems, where or None, kind=KIND)
     return cfg
 
 
 def from_dict(data: Any, where: str = "") -> RLlibConfig:
     """A config from nested dicts (a loaded YAML file); unknown sections or keys are an error."""
-    where = _where(where)
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ValueError(f"{where}the config must be a mapping of sections {list(SECTIONS)}, got {type(data).__name__}")
-    unknown = sorted(set(data) - set(SECTIONS))
-    if unknown:
-        raise ValueError(f"{where}unknown config section(s) {unknown}; the sections are {list(SECTIONS)}")
-    built = {}
-    for name, cls in SECTIONS.items():
-        values = data.get(name) or {}
-        if not isinstance(values, dict):
-            raise ValueError(f"{where}section {name!r} must be a mapping, got {values!r}")
-        known = {f.name: f for f in fields(cls)}
-        bad = sorted(set(values) - set(known))
-        if bad:
-            raise ValueError(f"{where}unknown key(s) {[f'{name}.{k}' for k in bad]}; {name} has {list(known)}")
-        built[name] = cls(**{k: _check_type(name, known[k], v, where) for k, v in values.items()})
+    built, errors = sections_from_dict(data, SECTIONS)
+    if errors:
+        raise ConfigError(errors, where or None, kind=KIND)
     return validate(RLlibConfig(**built), where)
-
-
-def apply_overrides(data: dict, overrides: list[str]) -> dict:
-    """``section.key=value`` strings (value read as YAML) applied to nested dicts."""
-    for item in overrides:
-        key, sep, raw = item.partition("=")
-        section, dot, name = key.partition(".")
-        if not sep or not dot or not name:
-            raise ValueError(f"--set needs section.key=value, got {item!r}")
-        data.setdefault(section, {})
-        if not isinstance(data[section], dict):
-            raise ValueError(f"--set {item!r}: section {section!r} is not a mapping")
-        data[section][name] = yaml.safe_load(raw)
-    return data
 
 
 def load_config(path: str | Path | None, overrides: list[str] | None = None) -> RLlibConfig:
     """The config of a YAML file (None: the defaults), with ``--set`` overrides."""
-    data: dict = {}
-    if path is not None:
-        try:
-            data = yaml.safe_load(Path(path).read_text()) or {}
-        except FileNotFoundError:
-            raise ValueError(f"config file {path} not found") from None
-        except yaml.YAMLError as e:
-            raise ValueError(f"{path}: not valid YAML: {e}") from e
-    data = apply_overrides(data, list(overrides or []))
+    data = {} if path is None else read_yaml_file(path, "RLlib config")
+    if data is None:
+        data = {}
+    if overrides:
+        if not isinstance(data, dict):
+            return from_dict(data, where=str(path))  # names what the file holds instead of sections
+        data = apply_overrides(data, list(overrides), SECTIONS, KIND)
     return from_dict(data, where=str(path) if path is not None else "")
 
 
 def describe() -> str:
-    """Every key with its default and help, as a Markdown table."""
-    rows = ["| key | default | meaning |", "|---|---|---|"]
-    for name, cls in SECTIONS.items():
-        for f in fields(cls):
-            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
-            rows.append(f"| `{name}.{f.name}` | `{default!r}` | {f.metadata.get('help', '')} |")
-    return "\n".join(rows)
+    """Every key with its type, default and help, as a Markdown table."""
+    return describe_sections(SECTIONS)
 
 
 if __name__ == "__main__":
