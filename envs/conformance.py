@@ -28,6 +28,12 @@ so a new game registers and gets all of it:
   of the last seeded one; after the end, ``step`` and ``last`` raise a clear RuntimeError and an
   unknown seat or agent is a ValueError.
 
+- :func:`check_state_mutations`: JSON states of random games, damaged (:func:`mutate`: drop, retype,
+  negate, enlarge, duplicate, shorten, swap in another game's state), are refused by
+  ``state_from_json`` with a ValueError at once, or load as states that keep the running invariants
+  and play to the end; never another exception, never a later failure.
+  :func:`check_state_mutations_isolated` runs it in a child process, so a crash fails the check.
+
 Every game with an ``engine`` option is checked on each of its engines (:func:`engine_options`).
 
 Bounds: every check plays a handful of games (``games``); the per-step comparisons of the round
@@ -350,6 +356,237 @@ def check_hidden_information(
         )
 
 
+# -- damaged JSON states ---------------------------------------------------------------------------
+MUTATIONS = ("drop", "retype", "negate", "enlarge", "duplicate", "shorten", "swap")
+
+
+def _paths(node: Any, at: tuple = ()) -> list[tuple]:
+    """Every path into a JSON tree (keys and indices), the root excluded."""
+    out = []
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, child in items:
+        out.append((*at, key))
+        out += _paths(child, (*at, key))
+    return out
+
+
+def _retyped(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "yes"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return 7
+    if isinstance(value, list):
+        return {"x": value[:1]}
+    if isinstance(value, dict):
+        return list(value.values())[:1]
+    return []
+
+
+def mutate(data: dict[str, Any], rng: np.random.Generator, others: list[dict[str, Any]]) -> tuple[str, Any]:
+    """One damaged copy of a JSON state: what was done (a JSON path and the operation), and the copy.
+
+    Operations (:data:`MUTATIONS`): drop a key or an entry, give a value another JSON type, negate a
+    number, enlarge a number (by 10**6) or a list (a copy of its last entry), duplicate an entry of a
+    list over another, shorten a list, or swap in the whole state of another game (``others``)."""
+    op = MUTATIONS[int(rng.integers(len(MUTATIONS)))]
+    if op == "swap" and others:
+        return "swap: the state of another game", json.loads(json.dumps(others[int(rng.integers(len(others)))]))
+    copy = json.loads(json.dumps(data))
+    paths = _paths(copy)
+    fits = {
+        "drop": lambda v: True,
+        "retype": lambda v: True,
+        "negate": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+        "enlarge": lambda v: (isinstance(v, (int, float)) and not isinstance(v, bool)) or (isinstance(v, list) and v),
+        "duplicate": lambda v: isinstance(v, list) and len(v) >= 2,
+        "shorten": lambda v: isinstance(v, list) and v,
+        "swap": lambda v: True,
+    }
+
+    def get(path):
+        node = copy
+        for key in path:
+            node = node[key]
+        return node
+
+    candidates = [path for path in paths if fits[op](get(path))]
+    if not candidates or op == "swap":
+        op, candidates = "retype", paths
+    path = candidates[int(rng.integers(len(candidates)))]
+    parent, key, value = get(path[:-1]), path[-1], get(path)
+    where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
+    if op == "drop":
+        del parent[key]
+    elif op == "retype":
+        parent[key] = _retyped(value)
+    elif op == "negate":
+        parent[key] = -abs(value) - 1
+    elif op == "enlarge" and isinstance(value, list):
+        value.append(json.loads(json.dumps(value[-1])))
+    elif op == "enlarge":
+        parent[key] = value + 10**6
+    elif op == "duplicate":
+        i, j = rng.choice(len(value), size=2, replace=False)
+        value[int(i)] = json.loads(json.dumps(value[int(j)]))
+    else:  # shorten
+        value.pop()
+    return f"{op} {where}", copy
+
+
+def _load_and_play(game: Game, data: Any, rng: np.random.Generator, what: str) -> bool:
+    """``state_from_json`` of damaged data: a ValueError at once (True), or a state that keeps the
+    running invariants and plays to its end (False). Anything else fails, naming the mutation."""
+    try:
+        state = game.state_from_json(data)
+    except ValueError:
+        return True
+    except Exception as e:  # noqa: BLE001 - any other type is the failure this check exists for
+        raise AssertionError(
+            f"{game.env_id}, {game.num_players} players: state_from_json after '{what}' raised {type(e).__name__}: "
+            f"{e} (a damaged state must be a ValueError naming the field)"
+        ) from e
+    where = f"{game.env_id}, {game.num_players} players, a state loaded after '{what}'"
+    try:
+        json.dumps(state.to_json())
+        state.clone()
+        n = game.num_players
+        steps, limit = 0, game.max_game_length()
+        while not state.is_over():
+            mask = state.legal_mask()
+            assert mask.shape == (game.num_actions,) and mask.any(), f"{where}: an empty mask while the game runs"
+            assert 0 <= state.current_player < n, f"{where}: current_player {state.current_player}"
+            for seat in range(n):
+                obs = state.observe(seat)
+                assert obs.shape == (game.observation_size,), f"{where}: observation of shape {obs.shape}"
+                assert np.isfinite(obs).all(), f"{where}: a non-finite observation"
+            state.apply(_random_action(state, rng))
+            steps += 1
+            assert steps <= limit, f"{where}: more than max_game_length() = {limit} decisions"
+        check_outcome(state, where)
+    except AssertionError:
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise AssertionError(f"{where}: loaded, then failed in play with {type(e).__name__}: {e}") from e
+    return False
+
+
+def check_state_mutations(
+    game_cls: type[Game],
+    num_players: int,
+    games: int = 2,
+    points: int = 2,
+    mutations: int = 40,
+    seed: int = 0,
+    progress: Any = None,
+    **options: Any,
+) -> dict[str, int]:
+    """Damaged JSON states (:func:`mutate`) taken from random games are refused with a ValueError at
+    once, or load as states that play to the end without error. Returns the counts of each.
+
+    ``progress``: a callable given each mutation before it is tried (the isolated runner,
+    :func:`check_state_mutations_isolated`, writes it down so a crash can name it)."""
+    game = game_cls(num_players=num_players, **options)
+    others = []  # another game's state, and this game's at another table size
+    for other in _other_games(game_cls):
+        try:
+            others.append(other().new_state(seed).to_json())
+        except Exception:  # noqa: BLE001 - a game that cannot be built at its defaults adds no swap
+            continue
+    sizes = [k for k in range(game_cls.min_players, game_cls.max_players + 1) if k != num_players]
+    if sizes:
+        others.append(game_cls(**{**options, "num_players": sizes[0]}).new_state(seed).to_json())
+    counts = {"refused": 0, "played": 0}
+    for g in range(games):
+        rng = np.random.default_rng(seed + 7 * g)
+        length = _game_length(game, seed + g)
+        for at in sorted(rng.choice(max(length, 1), size=min(points, max(length, 1)), replace=False)):
+            state = game.new_state(seed + g)
+            walk = np.random.default_rng(seed + g)
+            for _ in range(int(at)):
+                state.apply(_random_action(state, walk))
+            data = state.to_json()
+            for _ in range(mutations):
+                what, damaged = mutate(data, rng, others)
+                what = f"seed {seed + g}, decision {int(at)}: {what}"
+                if progress is not None:
+                    progress(what)
+                refused = _load_and_play(game, damaged, np.random.default_rng(int(rng.integers(2**31))), what)
+                counts["refused" if refused else "played"] += 1
+    return counts
+
+
+def _other_games(game_cls: type[Game]) -> list[type[Game]]:
+    import envs
+
+    return [envs.game_class(e) for e in envs.ENV_IDS if envs.game_class(e) is not game_cls]
+
+
+def check_state_mutations_isolated(
+    game_cls: type[Game], num_players: int, timeout: float = 600, **kwargs: Any
+) -> dict[str, int]:
+    """:func:`check_state_mutations` in a child process, so that a mutation that kills the
+    interpreter (a native engine reading out of bounds) fails the check, naming the mutation,
+    instead of ending the test run."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    import envs
+
+    spec = {
+        "game": f"{game_cls.__module__}:{game_cls.__qualname__}",
+        "num_players": num_players,
+        "kwargs": kwargs,
+        "registry": envs.registry(),
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        trail = os.path.join(folder, "trail")
+        spec["trail"] = trail
+        child = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys, envs.conformance as k; k._isolated_main(sys.argv[1])",
+                json.dumps(spec),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        last = open(trail).read().strip().splitlines()[-1:] if os.path.exists(trail) else []
+    if child.returncode != 0:
+        tail = child.stderr.strip().splitlines()[-1:] or [""]
+        killed = f"was killed by signal {-child.returncode}" if child.returncode < 0 else "failed"
+        raise AssertionError(
+            f"{game_cls.env_id}, {num_players} players: the mutation check {killed}"
+            + (f" while trying '{last[0]}'" if last else "")
+            + f": {tail[0]}"
+        )
+    return json.loads(child.stdout.strip().splitlines()[-1])
+
+
+def _isolated_main(arg: str) -> None:
+    import importlib
+
+    import envs
+
+    spec = json.loads(arg)
+    for env_id, module in spec["registry"].items():
+        envs.register(env_id, module)
+    module, _, name = spec["game"].partition(":")
+    game_cls = importlib.import_module(module)
+    for part in name.split("."):
+        game_cls = getattr(game_cls, part)
+    with open(spec["trail"], "a", buffering=1) as trail:
+        counts = check_state_mutations(
+            game_cls, spec["num_players"], progress=lambda what: trail.write(what + "\n"), **spec["kwargs"]
+        )
+    print(json.dumps(counts))
+
+
 def _without_chance(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in ("chance", "rng")}
 
@@ -362,6 +599,9 @@ __all__ = [
     "check_pettingzoo_api",
     "check_random_games",
     "check_round_trips",
+    "check_state_mutations",
+    "check_state_mutations_isolated",
     "engine_options",
+    "mutate",
     "play_random_game",
 ]

@@ -20,6 +20,7 @@ from envs.core import ActionLayout, Game, ObservationLayout, Option, Outcome, St
 from envs.core.aec import make_env_factories
 from envs.core.chance import Chance
 from envs.core.options import is_bool, is_int_in, num_players_option, reward_scheme_option
+from envs.core.validate import JsonReader
 
 LAYOUT = ActionLayout([("ADD", {"amount": 2}, "add 1 or 2"), ("KEEP", {}, "keep the bonus"), ("UNDO", {}, "undo it")])
 OBS = ObservationLayout(
@@ -50,10 +51,38 @@ class RelayGame(Game):
         return RelayState(self, Chance(seed))
 
     def state_from_json(self, data: dict[str, Any]) -> RelayState:
-        s = RelayState(self, Chance.from_json(data["chance"]))
-        s.counter, s.current_player, s.active = data["counter"], data["current_player"], data["active"]
+        """Every field checked (envs.core.validate), as every game's state_from_json does."""
+        r = JsonReader(data)
+        n, target = self.num_players, self.options["target"]
+        s = RelayState(self, Chance.from_json(r.raw("chance"), r.at("chance")))
+        s.result = r.choice("result", (None, "won", "lost", "truncated"))
+        s.counter = r.int("counter", 0, target + 1)
+        s.active = r.int("active", 0, n - 1)
+        s.phase = r.int("phase", 0, 2)
+        s.steps = r.int("steps", 0, self.options["max_steps"])
+        s.current_player = r.int("current_player", 0, n - 1)
+        if s.result is None and s.current_player != ((s.active - 1) % n if s.phase == 1 else s.active):
+            raise r.fail("current_player", f"seat {s.current_player} cannot be deciding in phase {s.phase}")
+        return s
+
+
+class UncheckedRelayGame(RelayGame):
+    """A careless state_from_json (for the kit's own tests): reads fields as they come."""
+
+    def state_from_json(self, data: dict[str, Any]) -> RelayState:
+        s = RelayState(self, Chance())
+        s.counter, s.current_player, s.active = data["counter"] + 0, data["current_player"], data["active"]
         s.phase, s.steps, s.result = data["phase"], data["steps"], data["result"]
         return s
+
+
+class CrashingRelayGame(RelayGame):
+    """A state_from_json that kills the interpreter, as a native engine reading out of bounds would."""
+
+    def state_from_json(self, data: dict[str, Any]) -> RelayState:
+        import os
+
+        os.abort()
 
 
 class RelayState(State):

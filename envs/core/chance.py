@@ -99,10 +99,14 @@ class Chance:
         return {"rng": self.rng.bit_generator.state, "script": list(self._script)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Chance:
+    def from_json(cls, data: dict[str, Any], path: str = "chance") -> Chance:
+        """The Chance of :meth:`to_json`; a ValueError names the field of damaged data."""
+        from envs.core.validate import JsonReader
+
+        reader = JsonReader(data, path)
         chance = cls()
-        chance.rng.bit_generator.state = data["rng"]
-        chance._script = list(data.get("script", ()))
+        chance.rng = reader.rng_state("rng")
+        chance._script = reader.ints("script", lo=0, default=[])
         return chance
 
     def clone(self) -> Chance:
