@@ -10,7 +10,6 @@ from training.policies import load_policy
 
 FOLDER = Path(__file__).resolve().parents[2] / "checkpoints" / "last_heroes"
 SHIPPED = FOLDER / "last_heroes.json"  # one checkpoint for 2-5 players
-SPECIALIST = FOLDER / "last_heroes_2p.json"  # the previous release, trained at 2 players only
 
 
 def test_shipped_checkpoint_loads_and_records_its_evaluation_at_every_table_size():
@@ -29,13 +28,6 @@ def test_shipped_checkpoint_loads_and_records_its_evaluation_at_every_table_size
     assert ev["2p"]["random"]["win_rate"] >= 0.95 and ev["2p"]["heuristic"]["win_rate"] >= 0.65
     for n in (3, 4, 5):
         assert ev[f"{n}p"]["heuristic"]["win_share_rate"] >= 1 / n
-
-
-def test_the_two_player_specialist_still_loads():
-    meta = read_checkpoint_metadata(SPECIALIST)
-    assert meta["env_options"]["num_players"] == 2
-    assert meta["evaluation"]["2p_vs_heuristic"]["games"] >= 400
-    assert load_policy(str(SPECIALIST), "last_heroes_v0").metadata["weights_sha256"] == meta["weights_sha256"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
