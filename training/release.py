@@ -111,7 +111,7 @@ def summary_table(cooperative: bool, rows: list[tuple[str, str, int, dict[str, A
 
 def aggregate(results: dict[str, Any]) -> dict[str, Any]:
     """One evaluation cell without its per-game list: every number of its tables, and the seed its
-    games were dealt from (re-running the release plays the same games)."""
+    games were dealt from (re-running the release deals the same games)."""
     return {k: v for k, v in results.items() if k != "game_records"}
 
 
@@ -213,10 +213,13 @@ def summarise(folder: str | Path, records: str | Path | None = None) -> dict[str
             f"{evaluation}: cells on disk {sorted(on_disk - set(wanted))} not in {ckpt.name}, "
             f"cells of {ckpt.name} missing on disk {sorted(set(wanted) - on_disk)}"
         )
+    cells = {(key, name): json.loads((evaluation / name / key / "results.json").read_text()) for key, name in wanted}
+    for (key, name), results in cells.items():  # every cell checked before any file changes
+        if row_of(results) != meta["evaluation"][key][name]:
+            raise ValueError(f"{evaluation / name / key}: its numbers differ from {ckpt.name}'s [{key!r}][{name!r}]")
     rows: list[tuple[str, str, int, dict[str, Any]]] = []
-    for key, name in wanted:
+    for (key, name), results in cells.items():
         cell = evaluation / name / key
-        results = json.loads((cell / "results.json").read_text(encoding="utf-8"))
         if records is not None and "game_records" in results:
             kept = Path(records) / "evaluation" / name / key
             kept.mkdir(parents=True, exist_ok=True)
@@ -227,11 +230,8 @@ def summarise(folder: str | Path, records: str | Path | None = None) -> dict[str
         atomic_write_text(cell / "results.json", json.dumps(brief, indent=1, default=float))
         atomic_write_text(cell / "results.md", markdown(brief))
         (cell / "results.png").unlink(missing_ok=True)
-        row = row_of(brief)
-        if row != meta["evaluation"][key][name]:
-            raise ValueError(f"{cell}: its numbers differ from {ckpt.name}'s evaluation[{key!r}][{name!r}]")
         label = ", ".join(f"{k}={v}" for k, v in brief.get("variant", {}).items()) or "-"
-        rows.append((label, name, brief["num_players"], row))
+        rows.append((label, name, brief["num_players"], row_of(brief)))
     table = write_summary(cooperative, rows, f"{ckpt.stem} ({meta['env_id']})", evaluation)
     return {"checkpoint": ckpt, "summary": evaluation / "summary.md", "rows": rows, "table": table}
 

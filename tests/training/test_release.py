@@ -106,6 +106,14 @@ def test_summarise_refuses_cells_its_checkpoint_does_not_record(tmp_path):
     shutil.copytree(cells / "2p", cells / "3p")
     with pytest.raises(ValueError, match="not in lh.json"):
         summarise(tmp_path / "ship")
+    shutil.rmtree(cells / "3p")
+    changed = json.loads((cells / "2p" / "results.json").read_text())
+    changed["agents"][0]["wins"] += 1
+    (cells / "2p" / "results.json").write_text(json.dumps(changed))
+    summary = (tmp_path / "ship" / "evaluation" / "summary.md").read_text()
+    with pytest.raises(ValueError, match="differ from lh.json"):
+        summarise(tmp_path / "ship")
+    assert (tmp_path / "ship" / "evaluation" / "summary.md").read_text() == summary  # nothing written
 
 
 def test_the_command_line_takes_a_run_or_a_folder_to_summarise(tmp_path, capsys):
