@@ -180,3 +180,35 @@ def test_registry_is_per_game_and_rejects_duplicates():
         gen.block("last_heroes", "monsters")(lambda: "")
     with pytest.raises(gen.DocError, match="unknown game"):
         gen.regenerate("no_such_game")
+
+
+# -- what README.md and docs/ say is shipped -----------------------------------------------------
+SHIPPED_PATH = re.compile(
+    r"(?<![\w/:])checkpoints/(?:last_heroes|lost_legends|last_bastion|heroes_and_monsters)/[\w./{},=-]*"
+)
+
+
+def _expand_braces(path: str) -> list[str]:
+    """``a.{pt,json}`` -> ``a.pt``, ``a.json``."""
+    m = re.search(r"\{([^{}]*)\}", path)
+    if not m:
+        return [path]
+    return [p for alt in m.group(1).split(",") for p in _expand_braces(path[: m.start()] + alt + path[m.end() :])]
+
+
+def test_every_shipped_file_the_readme_and_docs_name_exists():
+    """A number quoted from checkpoints/ points to a file in the tree (``git show REV:path`` names
+    history, not the tree, and an export command names a folder to write)."""
+    named, missing = set(), []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for line in doc.read_text(encoding="utf-8").splitlines():
+            if "training.rllib.export" in line:
+                continue
+            for match in SHIPPED_PATH.findall(line):
+                for path in _expand_braces(match.rstrip(".,")):
+                    named.add(path)
+                    target = ROOT / path
+                    if not (target.exists() or target.with_name(target.name + ".json").exists()):  # or a stem
+                        missing.append(f"{doc.name}: {path}")
+    assert not missing, missing
+    assert "checkpoints/last_bastion/evaluation/" in named and "checkpoints/last_heroes/last_heroes.pt" in named

@@ -1,16 +1,18 @@
 """The shipped bots load safely, match their env, record the targets of their issues and play like it."""
 
+import json
 from pathlib import Path
 
 import pytest
 
+import envs
 from training.checkpoints import read_checkpoint_metadata
-from training.evaluate import evaluate
+from training.evaluate import evaluate, markdown
 from training.policies import load_policy
+from training.release import row_of, summary_table
 
 FOLDER = Path(__file__).resolve().parents[2] / "checkpoints" / "last_heroes"
 SHIPPED = FOLDER / "last_heroes.json"  # one checkpoint for 2-5 players
-SPECIALIST = FOLDER / "last_heroes_2p.json"  # the previous release, trained at 2 players only
 
 
 def test_shipped_checkpoint_loads_and_records_its_evaluation_at_every_table_size():
@@ -29,13 +31,6 @@ def test_shipped_checkpoint_loads_and_records_its_evaluation_at_every_table_size
     assert ev["2p"]["random"]["win_rate"] >= 0.95 and ev["2p"]["heuristic"]["win_rate"] >= 0.65
     for n in (3, 4, 5):
         assert ev[f"{n}p"]["heuristic"]["win_share_rate"] >= 1 / n
-
-
-def test_the_two_player_specialist_still_loads():
-    meta = read_checkpoint_metadata(SPECIALIST)
-    assert meta["env_options"]["num_players"] == 2
-    assert meta["evaluation"]["2p_vs_heuristic"]["games"] >= 400
-    assert load_policy(str(SPECIALIST), "last_heroes_v0").metadata["weights_sha256"] == meta["weights_sha256"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
@@ -128,3 +123,29 @@ def test_last_bastion_bot_plays_with_the_hints_it_was_trained_on_without_being_t
     random_team = evaluate("last_bastion_v0", 4, ["random"], games=20, seed=7)
     assert bot["env_options"]["obs_hints"] is True
     assert bot["team"]["win_rate"] >= 0.1 and bot["team"]["win_rate"] > random_team["team"]["win_rate"]
+
+
+SHIPPED_GAMES = ("last_heroes", "lost_legends", "last_bastion", "heroes_and_monsters")
+
+
+@pytest.mark.parametrize("game", SHIPPED_GAMES)
+def test_the_shipped_evaluation_is_aggregates_that_rebuild_every_quoted_table(game):
+    """checkpoints/ keeps one aggregate per evaluation cell, no per-game records, no per-cell plot; the
+    metadata's rows, each cell's table and summary.md (what the README quotes) all follow from them."""
+    folder = Path(__file__).resolve().parents[2] / "checkpoints" / game
+    meta = read_checkpoint_metadata(folder / f"{game}.json")
+    evaluation = folder / "evaluation"
+    expected, rows = {"summary.md", "summary.png"}, []
+    for key, by_lineup in meta["evaluation"].items():
+        for name, row in by_lineup.items():
+            cell = evaluation / name / key
+            results = json.loads((cell / "results.json").read_text())
+            assert "game_records" not in results and results["seed"] == 2026 and results["games"] >= 400
+            assert row_of(results) == row
+            assert (cell / "results.md").read_text() == markdown(results)
+            label = ", ".join(f"{k}={v}" for k, v in results["variant"].items()) or "-"
+            rows.append((label, name, results["num_players"], row))
+            expected |= {f"{name}/{key}/results.json", f"{name}/{key}/results.md"}
+    assert {str(p.relative_to(evaluation)) for p in evaluation.rglob("*") if p.is_file()} == expected
+    cooperative = envs.game_class(meta["env_id"]).cooperative
+    assert (evaluation / "summary.md").read_text() == summary_table(cooperative, rows)
