@@ -73,7 +73,7 @@ class TaskTable:
             where = f"{path}[{i}]"
             if not isinstance(task, list) or not task:
                 raise ValueError(f"{where}: a task is a non-empty list [name, *args], got {task!r}")
-            if task[0] not in self._functions:
+            if not isinstance(task[0], str) or task[0] not in self._functions:
                 known = sorted(self._functions)
                 raise ValueError(f"{where}: {task[0]!r} is not a task of {self.game}; its tasks are {known}")
             _check_json_values(task[1:], where)

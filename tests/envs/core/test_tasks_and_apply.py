@@ -64,6 +64,7 @@ def test_a_task_name_registered_twice_is_refused():
         ([["_t_say", "x"]], r"stack\[0\]: '_t_say' is not a task of tally_v0; its tasks are \['count', 'say'\]"),
         ([["count", {"n": 1}]], r"stack\[0\]: task arguments are JSON"),
         ([[3]], r"stack\[0\]: 3 is not a task"),
+        ([[["say"], "x"]], r"stack\[0\]: \['say'\] is not a task"),
     ],
 )
 def test_check_names_the_bad_entry(stack, message):
