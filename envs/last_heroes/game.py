@@ -67,8 +67,12 @@ class LastHeroesGame(Game):
     def new_state(self, seed: int | None = None) -> State:
         return self._engine_state(LastHeroesState.new(self, seed))
 
-    def state_from_json(self, data: dict[str, Any]) -> State:
-        return self._engine_state(LastHeroesState.from_json(self, data))
+    def state_from_json(self, data: dict[str, Any], *, check: bool = True, check_box: bool = True) -> State:
+        """The state of ``data`` (``State.to_json()``), every field checked first: a damaged state is a
+        ValueError naming its JSON path (serialize.validate). ``check_box=False`` admits hand-made
+        positions that hold more copies of a card than the box, or leave monsters out; ``check=False``
+        is for data the rules themselves just wrote."""
+        return self._engine_state(LastHeroesState.from_json(self, data, check, check_box))
 
     def _engine_state(self, state: LastHeroesState) -> State:
         return compiled.CompiledState(self, state) if self.compiled else state

@@ -832,9 +832,12 @@ class LastHeroesState(State):
         return serialize.to_json(self)
 
     @classmethod
-    def from_json(cls, game: LastHeroesGame, data: dict[str, Any]) -> LastHeroesState:
-        """Rebuild a state; the standee positions and tile holders are derived, not stored twice."""
-        return serialize.from_json(cls, game, data)
+    def from_json(
+        cls, game: LastHeroesGame, data: dict[str, Any], check: bool = True, check_box: bool = True
+    ) -> LastHeroesState:
+        """Rebuild a state, every field checked first (serialize.validate); the standee positions and
+        tile holders are derived, not stored twice."""
+        return serialize.from_json(cls, game, data, check, check_box)
 
 
 # Action id -> (handler, arguments), so apply() dispatches without string work.

@@ -290,7 +290,30 @@ class Position:
 
     # -- output --------------------------------------------------------------------------------
     def json(self) -> dict[str, Any]:
-        return copy.deepcopy(self.data)
+        """The position's JSON; the cards it leaves out of play are declared ``set_aside`` (what the
+        box holds minus what the position places), as state_from_json requires of every card."""
+        data = copy.deepcopy(self.data)
+        game = self.game
+        weapons = [game.content.kind_copies[k] if k in game.kinds_in_play else 0 for k in range(NUM_KINDS)]
+        for p in data["players"]:
+            for k in range(NUM_KINDS):
+                weapons[k] -= p["hand"][k] + p["loaded"][k]
+            for k, _ammo in p["magazine"]:
+                if k is not None and k >= 0:
+                    weapons[k] -= 1
+        for k in range(NUM_KINDS):
+            weapons[k] -= data["discard"][k]
+        if data["turn"].get("load_kind") is not None:
+            weapons[data["turn"]["load_kind"]] -= 1
+        placed = {m for column in data["board"] for m in column if m is not None}
+        placed.update(m for deck in data["decks"] for m in deck)
+        placed.update(m for p in data["players"] for m in p["kills"])
+        monsters = [m for m in range(len(game.monster_vp)) if m not in placed]
+        weapons = [max(w, 0) for w in weapons]  # more than the box: allowed by state() (check_box=False)
+        if any(weapons) or monsters:
+            data["set_aside"] = {"weapons": weapons, "monsters": monsters}
+        return data
 
     def state(self):
-        return self.game.state_from_json(self.json())
+        # hand-made: a scenario may hold more copies of a card than the box (every other check applies)
+        return self.game.state_from_json(self.json(), check_box=False)

@@ -1,0 +1,104 @@
+"""Last Heroes' state_from_json checks every field before it builds (envs/last_heroes/serialize.py):
+a damaged state is a ValueError naming its JSON path, never a wrong game or a crash later."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import envs
+
+GAME = envs.game_class("last_heroes_v0")
+
+
+def _midgame(n: int = 3, steps: int = 40, engine: str = "python") -> dict:
+    game = GAME(num_players=n, engine=engine)
+    state = game.new_state(seed=11)
+    rng = np.random.default_rng(11)
+    for _ in range(steps):
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    return state.to_json()
+
+
+def _kind_in_hand(data, seat=0):
+    return next(k for k, c in enumerate(data["players"][seat]["hand"]) if c)
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (
+            lambda d: d["players"][0]["hand"].__setitem__(_kind_in_hand(d), -1),
+            r"state.players\[0\].hand\[\d+\]: expected an integer in 0\.\.60, got -1",
+        ),
+        (
+            lambda d: d["players"][1]["hand"].__setitem__(
+                _kind_in_hand(d), d["players"][1]["hand"][_kind_in_hand(d)] + 1
+            ),
+            r"cards of weapon kind \d+ .* the box has",
+        ),
+        (
+            lambda d: d["decks"][0].append(d["decks"][0][0]),
+            r"state.decks\[0\]\[\d+\]: monster \d+ is also at state.decks\[0\]\[0\]",
+        ),
+        (
+            lambda d: d["decks"][0].__setitem__(0, 10**6),
+            r"state.decks\[0\]\[0\]: expected an integer in 0\.\.\d+, got 1000000",
+        ),
+        (lambda d: d.__setitem__("env_id", "last_bastion_v0"), r"state is for 'last_bastion_v0', not 'last_heroes_v0'"),
+        (lambda d: d["players"].pop(), r"state has 2 players but the game has 3"),
+        (
+            lambda d: d["players"][2].__setitem__("jokers", 9),
+            r"state.players\[2\].jokers: expected an integer in 0\.\.3, got 9",
+        ),
+        (
+            lambda d: d["players"][0].__setitem__("hand", "many"),
+            r"state.players\[0\].hand: expected a list, got 'many'",
+        ),
+        (
+            lambda d: d.__setitem__("phase", "LUNCH"),
+            r"state.phase: 'LUNCH' \(str\) is not allowed; allowed: \['SETUP_PICK'",
+        ),
+        (
+            lambda d: d.__setitem__("rng", {"bit_generator": "PCG64", "state": 3}),
+            r"state.rng: not a numpy PCG64 generator state",
+        ),
+        (lambda d: d.pop("board"), r"state.board: missing"),
+        (lambda d: d["tiles"].__setitem__("Teleport", "held"), r"state.tiles: unknown key\(s\) \['Teleport'\]"),
+    ],
+    ids=[
+        "negative-hand",
+        "extra-card",
+        "duplicated-deck-card",
+        "deck-entry-out-of-range",
+        "another-games-state",
+        "a-player-missing",
+        "too-many-jokers",
+        "hand-retyped",
+        "unknown-phase",
+        "damaged-generator",
+        "board-dropped",
+        "unknown-tile",
+    ],
+)
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_a_damaged_state_names_its_field(damage, message, engine):
+    data = _midgame(engine=engine)
+    damage(data)
+    with pytest.raises(ValueError, match=message):
+        GAME(num_players=3, engine=engine).state_from_json(data)
+
+
+def test_every_state_of_a_game_loads_and_plays_on_alike():
+    """The checks refuse nothing the rules reach: every state of whole games round-trips."""
+    for seed in range(3):
+        game = GAME(num_players=4)
+        state = game.new_state(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_over():
+            copy_ = game.state_from_json(copy.deepcopy(state.to_json()))
+            assert np.array_equal(copy_.legal_mask(), state.legal_mask())
+            state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+        assert game.state_from_json(state.to_json()).is_over()
