@@ -9,8 +9,8 @@ import random
 import numpy as np
 
 from envs.last_bastion import content as C
+from envs.last_bastion.game import LastBastionGame
 from envs.last_bastion.heuristic import HeuristicBot
-from envs.last_bastion.rules import LastBastionGame
 
 
 def states(n: int, games: int = 3, every: int = 7):

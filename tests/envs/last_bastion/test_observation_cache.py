@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from envs.last_bastion import content as C
-from envs.last_bastion.hero import _plan
+from envs.last_bastion.combat import _plan
+from envs.last_bastion.game import LastBastionGame
 from envs.last_bastion.observation import observe_reference
-from envs.last_bastion.rules import LastBastionGame
 
 DIFFICULTIES = ("novice", "normal", "difficult", "heroic")
 
