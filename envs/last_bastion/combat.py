@@ -110,6 +110,10 @@ def start_combat(state, targets: list[int]) -> None:
     )
 
 
+def combat_resolve_legal(state, d: dict) -> list[int]:
+    return [RESOLVE_ID + o for o in combat_outcomes(state, d["targets"], d["dice"])]
+
+
 def answer_combat_resolve(state, d: dict, name: str, args: tuple) -> None:
     """COMBAT_RESOLVE: pay the tokens, count the vanquished, then their exit effects and removal."""
     targets = d["targets"]

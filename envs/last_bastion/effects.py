@@ -94,11 +94,9 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
             grasp_tile(state, C.SIEGE_TILE)
         return
     if prim == "PURIFY":
-        tiles = [t for t in range(9) if state.grasped[t]]
-        players = [p for p in range(state.n) if state.in_play(p) and state.heroes[p]["board_grasped"]]
-        if tiles or players:
+        if any(state.grasped) or any(state.in_play(p) and h["board_grasped"] for p, h in enumerate(state.heroes)):
             state.current_player = state.controller()
-            decide(state, "PURIFY_TARGET", [tile_id(state, t) for t in tiles] + [player_id(state, p) for p in players])
+            decide(state, "PURIFY_TARGET", purify_target_legal(state, None))
         return
     # an effect with an affected player
     if victim < 0:
@@ -107,17 +105,11 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
                 return
             victim = state.active
         else:
-            options = [p for p in range(state.n) if eligible(state, prim, p)]
-            if not options:
+            if not any(eligible(state, prim, p) for p in range(state.n)):
                 return
             state.current_player = state.controller()
-            decide(
-                state,
-                "CHOOSE_VICTIM",
-                [player_id(state, p) for p in options],
-                task=["fx", prim, arg, src, -1, origin],
-                src=src,
-            )
+            task = ["fx", prim, arg, src, -1, origin]
+            decide(state, "CHOOSE_VICTIM", choose_victim_legal(state, {"task": task}), task=task, src=src)
             return
     if not eligible(state, prim, victim):
         return
@@ -152,6 +144,18 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
             lose_life(state, victim, 1)
 
 
+def purify_target_legal(state, d: dict | None) -> list[int]:
+    """A Grasp to remove: a grasped tile, or the grasped Hero board of a hero in play."""
+    tiles = [tile_id(state, t) for t in range(9) if state.grasped[t]]
+    boards = [p for p in range(state.n) if state.in_play(p) and state.heroes[p]["board_grasped"]]
+    return tiles + [player_id(state, p) for p in boards]
+
+
+def choose_victim_legal(state, d: dict) -> list[int]:
+    prim = d["task"][1]
+    return [player_id(state, p) for p in range(state.n) if eligible(state, prim, p)]
+
+
 def answer_choose_victim(state, d: dict, name: str, args: tuple) -> None:
     """CHOOSE_VICTIM: the pending effect again, with its victim."""
     task = list(d["task"])
@@ -164,9 +168,12 @@ def discard_equip(state, victim: int, n: int) -> None:
     """``victim`` discards ``n`` Equipment, one colour choice (DISCARD_COLOR) at a time."""
     if n <= 0 or not state.in_play(victim) or sum(state.heroes[victim]["equip"]) == 0:
         return
-    colours = [c for c in range(5) if state.heroes[victim]["equip"][c] > 0]
     state.current_player = state.controller()
-    decide(state, "DISCARD_COLOR", [COLOR_ID + c for c in colours], victim=victim, left=n)
+    decide(state, "DISCARD_COLOR", discard_color_legal(state, {"victim": victim}), victim=victim, left=n)
+
+
+def discard_color_legal(state, d: dict) -> list[int]:
+    return [COLOR_ID + c for c in range(5) if state.heroes[d["victim"]]["equip"][c] > 0]
 
 
 def answer_discard_color(state, d: dict, name: str, args: tuple) -> None:
@@ -180,9 +187,12 @@ def gain_color(state, whites: int) -> None:
     Market's white faces still to convert, this one included (0 for an effect's choice)."""
     if state.neutral or not state.in_play(state.active):
         return
-    colours = [c for c in range(5) if state.reserve_equip[c] > 0]
-    if colours:
-        decide(state, "GAIN_COLOR", [COLOR_ID + c for c in colours], whites=whites)
+    if any(state.reserve_equip):
+        decide(state, "GAIN_COLOR", gain_color_legal(state, None), whites=whites)
+
+
+def gain_color_legal(state, d: dict | None) -> list[int]:
+    return [COLOR_ID + c for c in range(5) if state.reserve_equip[c] > 0]
 
 
 def answer_gain_color(state, d: dict, name: str, args: tuple) -> None:

@@ -12,7 +12,7 @@ from envs.core.tasks import push
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import EFFECT_ID
 from envs.last_bastion.content import DEPLOYED
-from envs.last_bastion.decisions import TASKS, abs_space, decide, decide_spaces
+from envs.last_bastion.decisions import TASKS, abs_space, decide, decide_spaces, space_id
 from envs.last_bastion.tokens import return_element
 
 
@@ -100,6 +100,10 @@ def _order_effect(kind: str, task: list):
     return card.central if kind == "rec" else card.exit
 
 
+def effect_order_legal(state, d: dict) -> list[int]:
+    return [EFFECT_ID + k for k, _ in d["items"]]
+
+
 def answer_effect_order(state, d: dict, name: str, args: tuple) -> None:
     """EFFECT_ORDER: item ``k`` now, then the rest are ordered again."""
     items = d["items"]
@@ -125,15 +129,23 @@ def draw(state, n: int) -> None:
         return
     card = state.deck.pop(0)
     state.placing = card
+    state.current_player = state.controller()
+    decide_spaces(state, "PLACE_CARD", placement_spaces(state, card), card=card)
+
+
+def placement_spaces(state, card: int) -> list[int]:
+    """Where ``card`` may go: a free space of its colour's board (black: the active board, or the
+    neutral one), any free space if that board is full or Oswin is active."""
     free = [s for s in range(12) if state.spaces[s] < 0]
     colour = C.CARDS[card].color
     if not state.neutral and state.power_usable(state.active, C.OSWIN):
-        legal = free
-    else:
-        target = colour if colour != C.BLACK else (state.seat_of[state.active] if not state.neutral else state.board)
-        legal = [s for s in free if s // 3 == target] or free
-    state.current_player = state.controller()
-    decide_spaces(state, "PLACE_CARD", legal, card=card)
+        return free
+    target = colour if colour != C.BLACK else (state.seat_of[state.active] if not state.neutral else state.board)
+    return [s for s in free if s // 3 == target] or free
+
+
+def place_card_legal(state, d: dict) -> list[int]:
+    return [space_id(state, s) for s in placement_spaces(state, d["card"])]
 
 
 def answer_place_card(state, d: dict, name: str, args: tuple) -> None:

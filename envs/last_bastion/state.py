@@ -20,7 +20,7 @@ be read by a player.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -33,28 +33,39 @@ from envs.last_bastion.content import DEAD, DEPLOYED, HOME, IN, OUT, RESULTS, SH
 from envs.last_bastion.decisions import TASKS
 from envs.last_bastion.observation_fast import observe
 from envs.last_bastion.tokens import gain_cta, gain_equip, gain_life
+from envs.last_bastion.validation import check_decision, check_json
 
 if TYPE_CHECKING:
     from envs.last_bastion.game import LastBastionGame
 
-#: decision kind -> the function that plays the answer ``(state, decision, action name, args)``
-DECISIONS: dict[str, Callable[[Any, dict, str, tuple], None]] = {
-    "MAIN": hero.answer_main,
-    "PLACE_CARD": horde.answer_place_card,
-    "EFFECT_ORDER": horde.answer_effect_order,
-    "CHOOSE_VICTIM": effects.answer_choose_victim,
-    "DISCARD_COLOR": effects.answer_discard_color,
-    "GAIN_COLOR": effects.answer_gain_color,
-    "STANDARD_COLOR": tiles.answer_standard_color,
-    "QUARRY_SPACE": tiles.answer_quarry_space,
-    "TREBUCHET_TARGET": tiles.answer_trebuchet_target,
-    "TOMB_TARGET": tiles.answer_tomb_target,
-    "TOWER_SOURCE": tiles.answer_tower_source,
-    "TOWER_DEST": tiles.answer_tower_dest,
-    "FOUNTAIN_TARGET": tiles.answer_fountain_target,
-    "PURIFY_TARGET": tiles.answer_fountain_target,
-    "DISPENSARY_TARGET": tiles.answer_dispensary_target,
-    "COMBAT_RESOLVE": combat.answer_combat_resolve,
+
+class Decision(NamedTuple):
+    """A kind of decision: its legal ids ``legal(state, decision)`` (the ones the task that opens it
+    offers; state_from_json checks a decision read from JSON against them) and the function that
+    plays the answer, ``answer(state, decision, action name, args)``."""
+
+    legal: Callable[[Any, dict], list[int]]
+    answer: Callable[[Any, dict, str, tuple], None]
+
+
+#: every decision kind (the ``kind`` of ``state.decision``)
+DECISIONS: dict[str, Decision] = {
+    "MAIN": Decision(lambda state, d: hero.main_legal(state), hero.answer_main),
+    "PLACE_CARD": Decision(horde.place_card_legal, horde.answer_place_card),
+    "EFFECT_ORDER": Decision(horde.effect_order_legal, horde.answer_effect_order),
+    "CHOOSE_VICTIM": Decision(effects.choose_victim_legal, effects.answer_choose_victim),
+    "DISCARD_COLOR": Decision(effects.discard_color_legal, effects.answer_discard_color),
+    "GAIN_COLOR": Decision(effects.gain_color_legal, effects.answer_gain_color),
+    "STANDARD_COLOR": Decision(tiles.TARGETS["STANDARD_COLOR"], tiles.answer_standard_color),
+    "QUARRY_SPACE": Decision(tiles.TARGETS["QUARRY_SPACE"], tiles.answer_quarry_space),
+    "TREBUCHET_TARGET": Decision(tiles.TARGETS["TREBUCHET_TARGET"], tiles.answer_trebuchet_target),
+    "TOMB_TARGET": Decision(tiles.TARGETS["TOMB_TARGET"], tiles.answer_tomb_target),
+    "TOWER_SOURCE": Decision(tiles.TARGETS["TOWER_SOURCE"], tiles.answer_tower_source),
+    "TOWER_DEST": Decision(tiles.TARGETS["TOWER_DEST"], tiles.answer_tower_dest),
+    "FOUNTAIN_TARGET": Decision(tiles.TARGETS["FOUNTAIN_TARGET"], tiles.answer_fountain_target),
+    "PURIFY_TARGET": Decision(effects.purify_target_legal, tiles.answer_fountain_target),
+    "DISPENSARY_TARGET": Decision(tiles.TARGETS["DISPENSARY_TARGET"], tiles.answer_dispensary_target),
+    "COMBAT_RESOLVE": Decision(combat.combat_resolve_legal, combat.answer_combat_resolve),
 }
 
 _IS_WARLORD = tuple(c.warlord for c in C.CARDS)
@@ -367,7 +378,7 @@ class LastBastionState(State):
         d = self.decision
         self.decision = None
         name, args = LAYOUT.decode(action)
-        DECISIONS[d["kind"]](self, d, name, args)
+        DECISIONS[d["kind"]].answer(self, d, name, args)
         self.run()
         self._set_rewards(before)
 
@@ -440,7 +451,7 @@ class LastBastionState(State):
 
     # -- plumbing --
     def clone(self) -> LastBastionState:
-        return state_from_json(self.game, self.to_json())
+        return _build(self.game, self.to_json())
 
     def to_json(self) -> dict[str, Any]:
         data = {k: _copy(getattr(self, k)) for k in self.FIELDS}
@@ -464,7 +475,7 @@ class LastBastionState(State):
         data["deck"] = deck
         data["set_aside"] = monsters + warlords
         data["chance"] = Chance(int(rng.integers(2**63))).to_json()
-        return state_from_json(self.game, data)
+        return _build(self.game, data)
 
 
 def new_state(game: LastBastionGame, seed: int | None) -> LastBastionState:
@@ -529,14 +540,27 @@ def _setup(s: LastBastionState) -> None:
     s.stack = [["turn_start"]]
 
 
-def state_from_json(game: LastBastionGame, data: dict[str, Any]) -> LastBastionState:
-    """Rebuild a state written by :meth:`LastBastionState.to_json`; a state between decisions runs on."""
+def state_from_json(game: LastBastionGame, data: Any) -> LastBastionState:
+    """Rebuild a state written by :meth:`LastBastionState.to_json` (or by hand), checked first: a
+    ValueError names the first field that is not a state of this game (``validation.py``). A state
+    between decisions runs on to its next decision."""
+    check_json(game, data, LastBastionState.FIELDS)
+    return _build(game, data, check=True)
+
+
+def _build(game: LastBastionGame, data: dict[str, Any], check: bool = False) -> LastBastionState:
+    """The state of ``data`` (unchecked: a clone's own JSON; ``check``: the decision checked too)."""
     s = LastBastionState(game, Chance.from_json(data["chance"]))
     for key in LastBastionState.FIELDS:
         if key in data:
             setattr(s, key, _copy(data[key]))
     s.heroes = [dict(h, equip=list(h["equip"])) for h in data["heroes"]]
     s.elements = {k: dict(v) for k, v in data["elements"].items()}
+    if check:
+        check_decision(s)
     if s.decision is None and s.result is None:
-        s.run()
+        try:
+            s.run()
+        except RuntimeError as e:  # the stack ran empty: only a hand-written one can
+            raise ValueError(f"stack: {e}") from None
     return s

@@ -10,17 +10,8 @@ from envs.core.tasks import push
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import COLOR_ID
 from envs.last_bastion.content import DEPLOYED, IN, OUT
-from envs.last_bastion.decisions import (
-    TASKS,
-    abs_player,
-    abs_space,
-    abs_tile,
-    decide,
-    decide_spaces,
-    player_id,
-    space_id,
-    tile_id,
-)
+from envs.last_bastion.decisions import TASKS, abs_player, abs_space, abs_tile, decide, player_id, space_id
+from envs.last_bastion.effects import purify_target_legal
 from envs.last_bastion.tokens import (
     gain_cta,
     gain_equip,
@@ -38,25 +29,10 @@ def tile(state, tile_type: int, via_cta: bool) -> None:
     """Resolve the action of a tile of ``tile_type`` for the active hero (if it can still complete)."""
     if not state.in_play(state.active) or state.neutral or not state.completable(tile_type):
         return
-    sp = state.spaces
-    if tile_type == C.STANDARD:
-        decide(state, "STANDARD_COLOR", [COLOR_ID + c for c in range(5)])
-    elif tile_type == C.QUARRY:
-        trap = state.elements["trap"]
-        at = trap["where"] if trap["state"] == DEPLOYED else -1
-        decide_spaces(state, "QUARRY_SPACE", [s for s in range(12) if sp[s] < 0 and s != at])
-    elif tile_type == C.TREBUCHET:
-        decide_spaces(state, "TREBUCHET_TARGET", [s for s in range(12) if state.net_target(s)])
-    elif tile_type == C.TOMB:
-        decide_spaces(state, "TOMB_TARGET", [s for s in range(12) if sp[s] >= 0 and not C.CARDS[sp[s]].warlord])
-    elif tile_type == C.TOWER:
-        decide_spaces(state, "TOWER_SOURCE", [s for s in range(12) if sp[s] >= 0])
-    elif tile_type == C.FOUNTAIN:
+    if tile_type in _TARGET_DECISION:  # a tile whose action has a target: the controller chooses it
+        kind = _TARGET_DECISION[tile_type]
         state.current_player = state.controller()
-        legal = [tile_id(state, t) for t in range(9) if state.grasped[t]]
-        legal += [player_id(state, p) for p in range(state.n) if state.in_play(p) and state.heroes[p]["board_grasped"]]
-        legal += [space_id(state, s) for s in range(12) if sp[s] >= 0]
-        decide(state, "FOUNTAIN_TARGET", legal)
+        decide(state, kind, TARGETS[kind](state, None))
     elif tile_type == C.MARKET:
         faces = [state.chance.roll(6), state.chance.roll(6)]
         whites = sum(1 for f in faces if f == C.WHITE)
@@ -64,13 +40,6 @@ def tile(state, tile_type: int, via_cta: bool) -> None:
             if f != C.WHITE:
                 gain_equip(state, state.active, f)
         push(state.stack, *[["gain_color", whites - i] for i in range(whites)])
-    elif tile_type == C.DISPENSARY:
-        state.current_player = state.controller()
-        decide(
-            state,
-            "DISPENSARY_TARGET",
-            [player_id(state, p) for p in range(state.n) if state.heroes[p]["status"] == OUT],
-        )
     elif tile_type == C.GREAT_HALL:
         gain_life(state, state.active, 1)
         if not via_cta:
@@ -85,7 +54,50 @@ def kaela(state, tile_type: int) -> None:
         push(state.stack, ["tile", tile_type, False])
 
 
-# == the answers to the tiles' target decisions ====================================================
+# == the tiles' target decisions: their legal ids, and their answers ===============================
+def _spaces(state, spaces) -> list[int]:
+    return [space_id(state, s) for s in spaces]
+
+
+def quarry_space_legal(state, d: dict | None) -> list[int]:
+    trap = state.elements["trap"]
+    at = trap["where"] if trap["state"] == DEPLOYED else -1
+    return _spaces(state, [s for s in range(12) if state.spaces[s] < 0 and s != at])
+
+
+def fountain_target_legal(state, d: dict | None) -> list[int]:
+    """A Grasp to remove (tile, Hero board), or a card to sanctify."""
+    legal = purify_target_legal(state, d)
+    return legal + _spaces(state, [s for s in range(12) if state.spaces[s] >= 0])
+
+
+#: decision kind -> its legal ids (in the frame of ``state.current_player``) for ``(state, decision)``
+TARGETS = {
+    "STANDARD_COLOR": lambda state, d: [COLOR_ID + c for c in range(5)],
+    "QUARRY_SPACE": quarry_space_legal,
+    "TREBUCHET_TARGET": lambda state, d: _spaces(state, [s for s in range(12) if state.net_target(s)]),
+    "TOMB_TARGET": lambda state, d: _spaces(
+        state, [s for s in range(12) if state.spaces[s] >= 0 and not C.CARDS[state.spaces[s]].warlord]
+    ),
+    "TOWER_SOURCE": lambda state, d: _spaces(state, [s for s in range(12) if state.spaces[s] >= 0]),
+    "TOWER_DEST": lambda state, d: _spaces(state, [s for s in range(12) if state.spaces[s] < 0]),
+    "FOUNTAIN_TARGET": fountain_target_legal,
+    "DISPENSARY_TARGET": lambda state, d: [
+        player_id(state, p) for p in range(state.n) if state.heroes[p]["status"] == OUT
+    ],
+}
+#: the tiles whose action opens a target decision
+_TARGET_DECISION = {
+    C.STANDARD: "STANDARD_COLOR",
+    C.QUARRY: "QUARRY_SPACE",
+    C.TREBUCHET: "TREBUCHET_TARGET",
+    C.TOMB: "TOMB_TARGET",
+    C.TOWER: "TOWER_SOURCE",
+    C.FOUNTAIN: "FOUNTAIN_TARGET",
+    C.DISPENSARY: "DISPENSARY_TARGET",
+}
+
+
 def answer_standard_color(state, d: dict, name: str, args: tuple) -> None:
     std = state.elements["standard"]
     std.update(state=DEPLOYED, where=args[0], seat=state.seat_of[state.active])
@@ -106,7 +118,8 @@ def answer_tomb_target(state, d: dict, name: str, args: tuple) -> None:
 
 def answer_tower_source(state, d: dict, name: str, args: tuple) -> None:
     src = abs_space(state, args[0])
-    decide_spaces(state, "TOWER_DEST", [s for s in range(12) if state.spaces[s] < 0], src=src)
+    state.current_player = state.controller()
+    decide(state, "TOWER_DEST", TARGETS["TOWER_DEST"](state, None), src=src)
 
 
 def answer_tower_dest(state, d: dict, name: str, args: tuple) -> None:

@@ -52,7 +52,8 @@ def test_control_visible_changes_do_change_the_observation():
     t = s.game.state_from_json(data)
     assert not np.array_equal(t.observe(0), s.observe(0))
     data = s.to_json()
-    data["deck"] = data["deck"][:-1]  # the deck size is public
+    data["set_aside"] = data["set_aside"] + data["deck"][-1:]  # the deck size is public
+    data["deck"] = data["deck"][:-1]
     t = s.game.state_from_json(data)
     assert not np.array_equal(t.observe(0), s.observe(0))
 

@@ -264,8 +264,8 @@ def test_16_empty_deck():
 
 
 def test_17_reserve_limits():
-    pos = Position().hero(0, tile=7, cta=0).put(1, "M08")
-    pos.d["reserve_cta"] = 0
+    pos = Position().hero(0, tile=7, cta=0).hero(1, cta=C.CTA_TOTAL).put(1, "M08")  # the reserve is empty
+    assert pos.d["reserve_cta"] == 0
     s = pos.main(0)
     s.chance.script(dice("red", "green", "blue"))
     s.apply(FIGHT(s, 1))
