@@ -1,8 +1,10 @@
-"""The Last Bastion action layout: 82 flat ids in named blocks, the same for 1-4 players.
+"""Last Bastion actions: the ActionLayout (82 flat ids in named blocks, the same for 1-4 players) and
+every action id the package uses; no other module builds an id from a name.
 
 Tiles, spaces and seats are in the acting player's frame: ``tile`` a relative tile 0-8, ``space`` a
 relative space 0-11 (0-2 are the actor's own board), ``offset`` a seat offset clockwise from the actor.
-Colours are absolute (red, green, blue, yellow, black).
+Colours are absolute (red, green, blue, yellow, black). A block's ``*_ID`` is its first id: the id of
+relative tile ``t`` is ``MOVE_ID + t``, and so on.
 """
 
 from envs.core.actions import ActionLayout
@@ -25,9 +27,25 @@ LAYOUT = ActionLayout(
     ]
 )
 NUM_ACTIONS = LAYOUT.num_actions
-END_TURN = LAYOUT.encode("END_TURN")
+
+# single actions
 ACTIVATE = LAYOUT.encode("ACTIVATE")
 FIGHT_BOTH = LAYOUT.encode("FIGHT_BOTH")
+END_TURN = LAYOUT.encode("END_TURN")
+# the first id of each block with an argument
+MOVE_ID = LAYOUT.start("MOVE_TO")
+FIGHT_ID = LAYOUT.start("FIGHT")
+CTA_ID = LAYOUT.start("CALL_TO_ARMS")
+ENCHANT_ID = LAYOUT.start("ENCHANT")
+SPACE_ID = LAYOUT.start("SELECT_SPACE")
+TILE_ID = LAYOUT.start("SELECT_TILE")
+PLAYER_ID = LAYOUT.start("SELECT_PLAYER")
+COLOR_ID = LAYOUT.start("SELECT_COLOR")
+RESOLVE_ID = LAYOUT.start("RESOLVE")
+EFFECT_ID = LAYOUT.start("RESOLVE_EFFECT")
+
+#: RESOLVE's argument: which of the (one or two) combat targets are vanquished
 OUTCOMES = ("none", "first", "second", "both")
+OUTCOME_TARGETS = {0: (), 1: (0,), 2: (1,), 3: (0, 1)}
 
 assert NUM_ACTIONS == 82, NUM_ACTIONS

@@ -1,4 +1,5 @@
-"""The Last Bastion board: the 3x3 Bastion tiles with the 12 spaces around them, elements, heroes.
+"""The Last Bastion play view (``board(state, seat)``, ``action_keys``): the 3x3 Bastion tiles with the 12
+spaces around them, elements, heroes, for the browser and terminal play.
 
 Everything on the table is public (docs/last_bastion.md); hidden are only the deck order and the
 cards set aside, of which the board shows the deck's size alone.
@@ -11,6 +12,7 @@ from typing import Any
 from envs.core.board import card, empty, item, section, tile, token, track
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT
+from envs.last_bastion.text import element_place, space_marks
 
 DEPLOYED = "deployed"
 # Where each space sits on the 5x5 picture (the tiles fill the middle 3x3): s0-s2 below the bottom
@@ -50,7 +52,7 @@ def _space(state: Any, s: int) -> dict[str, Any]:
         name = "Trap" if trap["state"] == DEPLOYED and trap["where"] == s else f"s{s}"
         return empty(name, key, tags=[f"{board_color} board"])
     c = C.CARDS[cid]
-    tags = state.space_marks(s)
+    tags = space_marks(state, s)
     if c.warlord:
         tags.insert(0, "Warlord")
     values = [
@@ -96,7 +98,7 @@ def board(state: Any, seat: int) -> dict[str, Any]:
     sections = [section("The Bastion (tiles) and the spaces of the four boards", cells, layout="grid", columns=5)]
     elements = []
     for name in C.ELEMENTS:
-        where = state.element_place(name)
+        where = element_place(state, name)
         elements.append(token(f"{name}: {state.elements[name]['state']}", None, key=f"element:{name}", tags=[where]))
     table = [
         track("Warlords vanquished", state.vanquished, state.W),

@@ -1,5 +1,9 @@
-"""Last Bastion content as data: colours, geometry, effect primitives, tiles, heroes, Horde boards,
-dice and the 60 Horde cards. The rules engine (rules.py) interprets these rows; no card has code.
+"""Last Bastion content, as data only: colours, geometry, effect primitives, the 60 Horde cards, the
+Bastion tiles, heroes, Horde boards, dice, box limits, and the words a state is written in (hero
+statuses, element states, results, shaping weights).
+
+The rules (``horde.py``, ``effects.py``, ``hero.py``, ``tiles.py``, ``combat.py``) interpret these rows;
+no card has code of its own.
 """
 
 from __future__ import annotations
@@ -287,3 +291,20 @@ def monster_count(num_players: int, difficulty: str) -> int:
     """M of the deck table: Monster cards used."""
     w = WARLORD_COUNT[difficulty]
     return max(M_BASE[num_players] - (4 if difficulty == "novice" else 0), 8 * w + 2)
+
+
+# -- the words of a state ---------------------------------------------------------------------------
+#: a hero's status
+IN, OUT, DEAD = "in", "out", "dead"
+#: an element's state (``GONE``: the Enchantment left the game with Mylfaar)
+HOME, DEPLOYED, PARKED, GONE = "home", "deployed", "parked", "out"
+#: the results a game ends with, and the end reason of each
+RESULTS = {
+    "victory": "every Warlord vanquished",
+    "defeat_heroes": "no hero left in play",
+    "defeat_grasp": "a third Bastion tile fell under the Grasp of Evil",
+    "defeat_deck": "a Horde card had to be drawn from an empty deck",
+    "truncated": "board-turn cap reached",
+}
+#: reward_scheme="shaped": the weight of each counted event
+SHAPED = {"monster": 0.02, "warlord": 0.2, "life_lost": -0.03, "grasp": -0.1, "purified": 0.05}

@@ -1,5 +1,5 @@
-"""Generated blocks of docs/last_bastion.md: ``BLOCKS[name]()`` returns the Markdown between
-``<!-- BEGIN GENERATED: name -->`` and ``<!-- END GENERATED: name -->``.
+"""Last Bastion doc tables: the generated blocks of docs/last_bastion.md. ``BLOCKS[name]()`` returns
+the Markdown between ``<!-- BEGIN GENERATED: name -->`` and ``<!-- END GENERATED: name -->``.
 
 The document also has ``actions``, ``observation`` and ``options`` blocks, the tables every herozoo
 env has (docs/generate.py ``env_blocks``); they are in ``ENV_BLOCKS`` here for a caller that does not
@@ -153,7 +153,7 @@ def _observation() -> str:
 
 def _options() -> str:
     from envs.core.options import DRIVER_OPTIONS, options_markdown_table
-    from envs.last_bastion.rules import OPTION_SPEC
+    from envs.last_bastion.game import OPTION_SPEC
 
     return options_markdown_table(tuple(OPTION_SPEC) + tuple(DRIVER_OPTIONS))
 

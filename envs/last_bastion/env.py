@@ -1,9 +1,11 @@
-"""Last Bastion as a PettingZoo AEC environment. The tables below are generated from the code."""
+"""Last Bastion as a PettingZoo AEC environment: the env factories (``env``, ``raw_env``) and the env's
+documentation. The tables below are generated from the code."""
 
 from envs.core.aec import DRIVER_OPTIONS, infos_markdown, make_env_factories
 from envs.core.observation import fields_table
 from envs.core.options import options_markdown_table
 from envs.last_bastion.actions import LAYOUT
+from envs.last_bastion.game import OPTION_SPEC, LastBastionGame
 from envs.last_bastion.observation import (
     BOARD_FIELDS,
     HERO_FIELDS,
@@ -11,7 +13,6 @@ from envs.last_bastion.observation import (
     SPACE_FIELDS,
     TILE_FIELDS,
 )
-from envs.last_bastion.rules import OPTION_SPEC, LastBastionGame
 
 GAME = LastBastionGame
 env, raw_env = make_env_factories(LastBastionGame)

@@ -8,8 +8,9 @@ threat of each card, its binomial chance of beating it with the dice and the Equ
 on that tile, and the worth of each tile's action. With these numbers given the same clone agrees
 on 86% of MAIN positions (4,000 games, net [512, 512]). Combat chances alone (without the threat
 and tile worths) only reach 76%. The numbers are computed from public information only, by
-:class:`~envs.last_bastion.heuristic.HeuristicBot`'s default evaluator; the block is zero unless the
-observer is the active hero at a MAIN decision.
+:class:`~envs.last_bastion.analysis.Analysis` with the heuristic bot's default weights (the
+analysis the bot decides with); the block is zero unless the observer is the active hero at a MAIN
+decision.
 
 Values are squashed into [0, 1]: threats and fight worths by ``log(1 + x) / log(21)`` (a plain
 Monster's threat of 1 -> 0.23, a late Warlord's 18 -> 0.98), tile worths by ``x / 5``.
@@ -22,8 +23,9 @@ from math import log, log1p
 import numpy as np
 
 from envs.core.observation import field_offsets
+from envs.last_bastion import analysis as A
 from envs.last_bastion import content as C
-from envs.last_bastion.heuristic import HeuristicBot
+from envs.last_bastion.analysis import Analysis
 
 HINT_FIELDS = (
     ("fight", 12, "worth of fighting the card on each relative space from the hero's tile (threat x chance)"),
@@ -37,22 +39,8 @@ HF, HINTS_SIZE = field_offsets(HINT_FIELDS)
 assert HINTS_SIZE == 52
 
 
-class _Evaluator(HeuristicBot):
-    """The heuristic's evaluation helpers (they draw no random numbers), with each card's threat
-    computed once per call of :func:`hints` rather than once per tile that looks at it."""
-
-    def __init__(self):
-        super().__init__(seed=0)
-        self.memo: dict[int, float] = {}
-
-    def _threat(self, state, s: int) -> float:
-        v = self.memo.get(s)
-        if v is None:
-            v = self.memo[s] = super()._threat(state, s)
-        return v
-
-
-_EVALUATOR = _Evaluator()
+#: each card's threat computed once per call of :func:`hints`, not once per tile that looks at it
+_ANALYSIS = Analysis(memo=True)
 _SCALE = 1.0 / log(21.0)
 
 
@@ -69,20 +57,20 @@ def hints(s, seat: int) -> np.ndarray:
     h = s.heroes[s.active]
     if h["status"] != "in":
         return v
-    bot, tile, b = _EVALUATOR, h["tile"], s.seat_of[seat]
-    bot.memo.clear()
+    ev, tile, b = _ANALYSIS, h["tile"], s.seat_of[seat]
+    ev.forget()
     for j in range(12):
         sp = (j + 3 * b) % 12
         if s.spaces[sp] >= 0:
-            v[HF["threat"] + j] = _squash(bot._threat(s, sp))
-    for ts in bot._targets_from(s, tile):
+            v[HF["threat"] + j] = _squash(ev.threat(s, sp))
+    for ts in A.targets_from(s, tile):
         if len(ts) == 1:
-            v[HF["fight"] + (ts[0] - 3 * b) % 12] = _squash(bot._fight_value(s, ts, tile))
+            v[HF["fight"] + (ts[0] - 3 * b) % 12] = _squash(ev.fight_value(s, ts, tile))
     for t in range(9):
         a = C.ABS_TILE[b][t]
-        v[HF["act"] + t] = _squash(bot._act_value(s, a))
+        v[HF["act"] + t] = _squash(ev.act_value(s, a))
         if not s.grasped[a] and not s.sealed(a):
-            v[HF["tile"] + t] = min(1.0, bot._tile_value(s, s.layout[a]) / 5)
-        v[HF["position"] + t] = _squash(bot._position_value(s, a))
-    v[HF["here"]] = min(1.0, bot._tile_value(s, s.layout[tile]) / 5)
+            v[HF["tile"] + t] = min(1.0, ev.tile_value(s, s.layout[a]) / 5)
+        v[HF["position"] + t] = _squash(ev.position_value(s, a))
+    v[HF["here"]] = min(1.0, ev.tile_value(s, s.layout[tile]) / 5)
     return v

@@ -5,7 +5,7 @@ Everything positional is in the observer's frame (its own board at the bottom: r
 relative tiles via ``content.REL_TILE``, seats as clockwise offsets); colours are absolute. Hidden:
 the deck order, the undrawn Warlords' identities and the set-aside cards; the deck *structure*
 (size, cards above the next Warlord) is public and given. This module reads the state's public
-fields only; it does not import the rules (rules.py imports it).
+fields and queries only; it does not import the rules (state.py imports the encoders).
 
 Two encoders give the same floats: :func:`observe_reference` here, every block written from scratch
 in the observer's frame (the definition), and ``observation_fast.observe``, used by the state, which
@@ -296,7 +296,7 @@ def _global(s, v: np.ndarray) -> None:
     v[g + 15], v[g + 16] = s.reserve_life / 16.0, s.reserve_cta / 6.0
     for c in range(5):
         v[g + 17 + c] = s.reserve_equip[c] / 4.0
-    v[g + 22] = s._grasp_reserve() / 11.0
+    v[g + 22] = s.grasp_reserve() / 11.0
 
 
 def _elements(s, v: np.ndarray, b: int) -> None:

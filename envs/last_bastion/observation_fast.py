@@ -232,7 +232,7 @@ def _fast_tile_state(s, v: np.ndarray) -> None:
     for t, g in enumerate(s.grasped):
         if g:
             v[at[t] + _GRASPED] = 1.0
-    for t in s._central_effects()[2]:  # the sealed tiles
+    for t in s.central_effects()[2]:  # the sealed tiles
         v[at[t] + _SEALED] = 1.0
     completable = s.completable_types()
     for t, k in enumerate(s.layout):
@@ -280,7 +280,7 @@ def _fast_spaces(s) -> np.ndarray:
 
 def _fast_ongoing(s, v: np.ndarray) -> None:
     v[_ONGOING] = 0.0
-    counts = s._central_effects()[1]
+    counts = s.central_effects()[1]
     for k, prim in enumerate(_ONG_PRIMS):
         if counts[prim]:
             v[_ONGOING.start + k] = min(counts[prim] / 3.0, 1.0)

@@ -1,67 +1,74 @@
-"""Last Bastion state bookkeeping: :class:`StateBase`, the fields of a game, its setup, the small
-queries every phase asks, token and Grasp bookkeeping, and the task loop.
+"""Last Bastion's State: its fields (declared in one constructor), the public queries every phase and
+the bots ask, legal_mask / apply_legal, rewards and outcome, and the plumbing (new_state, clone,
+to_json, state_from_json, resample_hidden). The rules themselves are plain functions in the phase
+modules (``horde.py``, ``effects.py``, ``hero.py``, ``tiles.py``, ``combat.py``), run as tasks from
+``decisions.TASKS``; the answers to decisions are in :data:`DECISIONS`.
 
-The phases are mixins over this base: ``horde.py`` (board-turns, putting cards into play),
-``effects.py`` (card, board and die effects), ``hero.py`` (the Hero phase: MAIN, tiles, combat);
-``rules.py`` assembles them into :class:`~envs.last_bastion.rules.LastBastionState` with the State
-API. Constants shared by the phases are defined here and re-exported by ``rules.py``.
+Frames. Rules work in the absolute frame (board 0 red at the bottom, tiles 0-8 by position, spaces
+0-11). Actions and observations use the acting/observing seat's frame (``content.REL_TILE``,
+relative space ``(s - 3 b) mod 12``, seat offsets).
+
+Public attributes the heuristic bot may read (all public information): ``heroes``, ``seat_of``,
+``player_at``, ``layout``, ``grasped``, ``spaces``, ``elements``, ``board``, ``active``,
+``neutral``, ``acted``, ``moved``, ``current_player``, ``reserve_life``, ``reserve_cta``,
+``reserve_equip``, ``decision`` (kind, legal ids, and the revealed ``card`` of PLACE_CARD, the
+``task`` of CHOOSE_VICTIM, the ``targets`` and ``dice`` of COMBAT_RESOLVE), the query methods below
+and ``len(deck)`` (the deck size is public). The deck order and ``set_aside`` are hidden and must not
+be read by a player.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import State
+from envs.core.game import Outcome, State, check_seat
+from envs.last_bastion import combat, effects, hero, horde, text, tiles
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT
+from envs.last_bastion.content import DEAD, DEPLOYED, HOME, IN, OUT, RESULTS, SHAPED
+from envs.last_bastion.decisions import TASKS
+from envs.last_bastion.observation_fast import observe
+from envs.last_bastion.tokens import gain_cta, gain_equip, gain_life
+from envs.last_bastion.validation import check_decision, check_json
 
 if TYPE_CHECKING:
-    from envs.last_bastion.rules import LastBastionGame
+    from envs.last_bastion.game import LastBastionGame
 
-IN, OUT, DEAD = "in", "out", "dead"
-HOME, DEPLOYED, PARKED, GONE = "home", "deployed", "parked", "out"
-RESULTS = {
-    "victory": "every Warlord vanquished",
-    "defeat_heroes": "no hero left in play",
-    "defeat_grasp": "a third Bastion tile fell under the Grasp of Evil",
-    "defeat_deck": "a Horde card had to be drawn from an empty deck",
-    "truncated": "board-turn cap reached",
+
+class Decision(NamedTuple):
+    """A kind of decision: its legal ids ``legal(state, decision)`` (the ones the task that opens it
+    offers; state_from_json checks a decision read from JSON against them) and the function that
+    plays the answer, ``answer(state, decision, action name, args)``."""
+
+    legal: Callable[[Any, dict], list[int]]
+    answer: Callable[[Any, dict, str, tuple], None]
+
+
+#: every decision kind (the ``kind`` of ``state.decision``)
+DECISIONS: dict[str, Decision] = {
+    "MAIN": Decision(lambda state, d: hero.main_legal(state), hero.answer_main),
+    "PLACE_CARD": Decision(horde.place_card_legal, horde.answer_place_card),
+    "EFFECT_ORDER": Decision(horde.effect_order_legal, horde.answer_effect_order),
+    "CHOOSE_VICTIM": Decision(effects.choose_victim_legal, effects.answer_choose_victim),
+    "DISCARD_COLOR": Decision(effects.discard_color_legal, effects.answer_discard_color),
+    "GAIN_COLOR": Decision(effects.gain_color_legal, effects.answer_gain_color),
+    "STANDARD_COLOR": Decision(tiles.TARGETS["STANDARD_COLOR"], tiles.answer_standard_color),
+    "QUARRY_SPACE": Decision(tiles.TARGETS["QUARRY_SPACE"], tiles.answer_quarry_space),
+    "TREBUCHET_TARGET": Decision(tiles.TARGETS["TREBUCHET_TARGET"], tiles.answer_trebuchet_target),
+    "TOMB_TARGET": Decision(tiles.TARGETS["TOMB_TARGET"], tiles.answer_tomb_target),
+    "TOWER_SOURCE": Decision(tiles.TARGETS["TOWER_SOURCE"], tiles.answer_tower_source),
+    "TOWER_DEST": Decision(tiles.TARGETS["TOWER_DEST"], tiles.answer_tower_dest),
+    "FOUNTAIN_TARGET": Decision(tiles.TARGETS["FOUNTAIN_TARGET"], tiles.answer_fountain_target),
+    "PURIFY_TARGET": Decision(effects.purify_target_legal, tiles.answer_fountain_target),
+    "DISPENSARY_TARGET": Decision(tiles.TARGETS["DISPENSARY_TARGET"], tiles.answer_dispensary_target),
+    "COMBAT_RESOLVE": Decision(combat.combat_resolve_legal, combat.answer_combat_resolve),
 }
-#: prims that need an affected player, and when a hero is eligible
-VICTIM_PRIMS = frozenset(
-    (
-        "LOSE_LIFE",
-        "DISCARD_EQUIP",
-        "DISCARD_ALL_EQUIP",
-        "LOSE_CTA",
-        "GRASP_HERE",
-        "GRASP_BOARD",
-        "CORRUPT",
-        "TO_CENTRE",
-        "PLAGUE_WIND",
-        "SOUL_DRAIN",
-    )
-)
-SHAPED = {"monster": 0.02, "warlord": 0.2, "life_lost": -0.03, "grasp": -0.1, "purified": 0.05}
-
-SPACE_ID = LAYOUT.start("SELECT_SPACE")
-TILE_ID = LAYOUT.start("SELECT_TILE")
-PLAYER_ID = LAYOUT.start("SELECT_PLAYER")
-COLOR_ID = LAYOUT.start("SELECT_COLOR")
-RESOLVE_ID = LAYOUT.start("RESOLVE")
-EFFECT_ID = LAYOUT.start("RESOLVE_EFFECT")
-MOVE_ID = LAYOUT.start("MOVE_TO")
-FIGHT_ID = LAYOUT.start("FIGHT")
-CTA_ID = LAYOUT.start("CALL_TO_ARMS")
-ENCHANT_ID = LAYOUT.start("ENCHANT")
-END_TURN_ID = LAYOUT.encode("END_TURN")
-ACTIVATE_ID = LAYOUT.encode("ACTIVATE")
-FIGHT_BOTH_ID = LAYOUT.encode("FIGHT_BOTH")
-
 
 _IS_WARLORD = tuple(c.warlord for c in C.CARDS)
-_TASK_HANDLERS: dict[type, dict[str, Any]] = {}
 
 
 def _copy(v):
@@ -72,9 +79,11 @@ def _copy(v):
     return v
 
 
-class StateBase(State):
-    """Fields, setup, queries, tokens, Grasp and elements, and the task loop of a Last Bastion state."""
+class LastBastionState(State):
+    """The whole mutable game. Its fields are the ones set in ``__init__``; :data:`FIELDS` (with
+    ``heroes``, ``elements`` and ``chance``) is what ``to_json`` writes."""
 
+    #: the JSON fields besides ``heroes``, ``elements`` and ``chance``, in to_json order
     FIELDS = (
         "seat_of",
         "player_at",
@@ -107,110 +116,68 @@ class StateBase(State):
 
     def __init__(self, game: LastBastionGame, chance: Chance):
         self.game = game
-        self.chance = chance
+        self.chance = chance  # every random draw of the game
         self.n = game.num_players
-        self.W = game.warlords
+        self.W = game.warlords  # Warlords to vanquish
+        # -- table --
+        #: per player: hero index, status (IN/OUT/DEAD), wounded, life, cta, equip (per colour), tile
+        #: (-1 off the Bastion), board_grasped
         self.heroes: list[dict] = []
-        self.seat_of: list[int] = []
-        self.player_at = [-1] * 4
-        self.layout = list(range(9))
-        self.grasped = [False] * 9
-        self.spaces = [-1] * 12
-        self.sanct = [-1] * 12
-        self.deck: list[int] = []
-        self.set_aside: list[int] = []
+        self.seat_of: list[int] = []  # player -> seat (board colour 0-3)
+        self.player_at = [-1] * 4  # seat -> player, -1 for an empty seat
+        self.layout = list(range(9))  # tile position -> tile type
+        self.grasped = [False] * 9  # per tile position
+        self.spaces = [-1] * 12  # card on each space, -1 empty
+        self.sanct = [-1] * 12  # per space: the seat whose Fountain sanctified it, -1 none
+        self.deck: list[int] = []  # top first (its order is hidden)
+        self.set_aside: list[int] = []  # cards out of this game (hidden)
         self.discard: list[int] = []
         self.reserve_equip = [C.EQUIP_PER_COLOR] * 5
         self.reserve_life = C.LIFE_TOTAL
         self.reserve_cta = C.CTA_TOTAL
+        #: per element (content.ELEMENTS): state (HOME/DEPLOYED/PARKED/GONE), where (colour or space), seat
         self.elements = {e: {"state": HOME, "where": -1, "seat": -1} for e in C.ELEMENTS}
-        self.board = 0
-        self.active = -1
+        # -- turn --
+        self.board = 0  # the board whose board-turn it is
+        self.active = -1  # its player, -1 on a neutral board-turn
         self.neutral = True
         self.board_turns = 0
-        self.acted = self.moved = self.power_used = False
-        self.decision: dict | None = None
-        self.stack: list[list] = []
-        self.result: str | None = None
-        self.vanquished = 0
-        self.placing = -1
+        self.acted = self.moved = self.power_used = False  # this Hero phase
+        self.decision: dict | None = None  # the open decision: kind, legal ids, what its answer needs
+        self.stack: list[list] = []  # tasks still to run (decisions.TASKS), the last one first
+        self.result: str | None = None  # a key of content.RESULTS once over
+        self.vanquished = 0  # Warlords
+        self.placing = -1  # the card of an open PLACE_CARD
         self.current_player = 0
-        self.counters = {k: 0 for k in SHAPED}
+        self.counters = {k: 0 for k in SHAPED}  # events counted for reward_scheme="shaped"
         self.last_rewards = [0.0] * self.n
+        # -- caches, not part of the JSON (a clone starts without them) --
+        self._mask_cache: tuple | None = None  # (legal ids, mask)
+        self._central_cache: tuple | None = None  # see _central_effects
+        self._obs_cache = None  # observation_fast.ObservationCache
 
-    # == setup ===================================================================================
-    def _setup(self) -> None:
-        ch, opt, n = self.chance, self.game.options, self.n
-        if opt["tile_layout"] is not None:
-            self.layout = [C.TILE_BY_NAME[name] for name in opt["tile_layout"]]
-        else:
-            ch.shuffle(self.layout)
-        if opt["heroes"] is not None:
-            heroes = [C.HERO_BY_NAME[h] for h in opt["heroes"]]
-        else:
-            pool = list(range(len(C.HEROES)))
-            ch.shuffle(pool)
-            heroes = pool[:n]
-        seats = list(range(4))
-        ch.shuffle(seats)
-        occupied = sorted(seats[:n])
-        first = occupied[ch.choice(n)]
-        self.seat_of = sorted(occupied, key=lambda s: (s - first) % 4)
-        self.player_at = [-1] * 4
-        life = C.START_LIFE[n]
-        for p, seat in enumerate(self.seat_of):
-            self.player_at[seat] = p
-            h = {
-                "hero": heroes[p],
-                "status": IN,
-                "wounded": False,
-                "life": 0,
-                "cta": 0,
-                "equip": [0] * 5,
-                "tile": C.CENTRE,
-                "board_grasped": False,
-            }
-            self.heroes.append(h)
-            self._gain_life(p, life + (1 if heroes[p] == C.THORGRIM else 0))
-            self._gain_cta(p, C.START_CTA[n])
-            self._gain_equip(p, seat)
-            if opt["difficulty"] == "novice":
-                self._gain_equip(p, C.BLACK)
-        if C.MYLFAAR not in heroes:
-            self.elements["enchantment"]["state"] = GONE
-        # deck: T monsters, then W x (Warlord, 8 monsters), top first
-        monsters, warlords = list(C.MONSTERS), list(C.WARLORDS)
-        ch.shuffle(monsters)
-        ch.shuffle(warlords)
-        m = C.monster_count(n, opt["difficulty"])
-        used, self.set_aside = monsters[:m], monsters[m:] + warlords[self.W :]
-        top = m - 8 * self.W
-        self.deck = used[:top]
-        for i in range(self.W):
-            self.deck += [warlords[i]] + used[top + 8 * i : top + 8 * i + 8]
-        self.board = self.seat_of[0]
-        self.stack = [["turn_start"]]
-
-    # == small queries ===========================================================================
+    # == queries (public information; the bots and the observation ask them) ======================
     def in_play(self, p: int) -> bool:
         return p >= 0 and self.heroes[p]["status"] == IN
 
     def power_usable(self, p: int, hero: int | None = None) -> bool:
+        """Player ``p``'s hero is in play with its power (not wounded, board not grasped), and is ``hero``."""
         if p < 0:
             return False
         h = self.heroes[p]  # in_play(p), inlined: asked several times per step
         return h["status"] == IN and not h["wounded"] and not h["board_grasped"] and (hero is None or h["hero"] == hero)
 
     def suppressed(self, s: int) -> bool:
+        """The central effect of the card on ``s`` is off (sanctified, or under the Net)."""
         net = self.elements["net"]
         return self.sanct[s] >= 0 or (net["state"] == DEPLOYED and net["where"] == s)
 
-    def _central_effects(self) -> tuple:
+    def central_effects(self) -> tuple:
         """``(key, ongoing counts, sealed tiles)`` of the cards in play: the active ongoing effects
         per ONG_ primitive, and the tiles facing an active ONG_SEAL card. Kept until the spaces, the
         sanctified marks or the Net change (the key holds copies of all of them, compared as lists)."""
         net = self.elements["net"]
-        cached = self.__dict__.get("_central_cache")
+        cached = self._central_cache
         if (
             cached is None
             or cached[0][0] != self.spaces
@@ -234,19 +201,20 @@ class StateBase(State):
 
     def ongoing_counts(self) -> dict[str, int]:
         """Active ongoing effects in play, per ONG_ primitive."""
-        return dict(self._central_effects()[1])
+        return dict(self.central_effects()[1])
 
     def ongoing_count(self, prim: str) -> int:
-        return self._central_effects()[1][prim]
+        return self.central_effects()[1][prim]
 
     def sealed_tiles(self) -> set[int]:
         """Tiles facing an active ONG_SEAL card."""
-        return set(self._central_effects()[2])
+        return set(self.central_effects()[2])
 
     def sealed(self, t: int) -> bool:
-        return t in self._central_effects()[2]
+        return t in self.central_effects()[2]
 
     def effective_resistance(self, s: int) -> int:
+        """The resistance of the card on ``s``: printed, -1 for the Standard on its colour, -1 enchanted."""
         card = C.CARDS[self.spaces[s]]
         r = card.resistance
         std, ench = self.elements["standard"], self.elements["enchantment"]
@@ -259,29 +227,38 @@ class StateBase(State):
     def tile_pos(self, tile_type: int) -> int:
         return self.layout.index(tile_type)
 
-    def _available(self, element: str) -> bool:
-        e = self.elements[element]
-        if element == "enchantment":
-            m = self._mylfaar()
-            return e["state"] in (HOME, DEPLOYED) and m >= 0 and self.power_usable(m)
-        home = self.tile_pos(C.ELEMENT_HOME_TILE[element])
-        return e["state"] == HOME or (e["state"] == DEPLOYED and not self.grasped[home])
-
-    def _mylfaar(self) -> int:
+    def mylfaar(self) -> int:
+        """The player of Mylfaar, -1 if she is not in the game."""
         for p, h in enumerate(self.heroes):
             if h["hero"] == C.MYLFAAR:
                 return p
         return -1
 
+    def available(self, element: str) -> bool:
+        """Can ``element`` be deployed now (home, or deployed and its home tile not grasped)?"""
+        e = self.elements[element]
+        if element == "enchantment":
+            m = self.mylfaar()
+            return e["state"] in (HOME, DEPLOYED) and m >= 0 and self.power_usable(m)
+        home = self.tile_pos(C.ELEMENT_HOME_TILE[element])
+        return e["state"] == HOME or (e["state"] == DEPLOYED and not self.grasped[home])
+
+    def net_target(self, s: int) -> bool:
+        """The Net may go on ``s``: a Monster not already under it."""
+        net = self.elements["net"]
+        c = self.spaces[s]
+        return c >= 0 and not C.CARDS[c].warlord and not (net["state"] == DEPLOYED and net["where"] == s)
+
     def completable(self, tile_type: int) -> bool:
+        """The action of a tile of ``tile_type`` has what it needs (targets, an element) now."""
         sp = self.spaces
         if tile_type == C.STANDARD:
-            return self._available("standard")
+            return self.available("standard")
         if tile_type == C.QUARRY:
             trap = self.elements["trap"]["where"] if self.elements["trap"]["state"] == DEPLOYED else -1
-            return self._available("trap") and any(sp[s] < 0 and s != trap for s in range(12))
+            return self.available("trap") and any(sp[s] < 0 and s != trap for s in range(12))
         if tile_type == C.TREBUCHET:
-            return self._available("net") and any(self._net_target(s) for s in range(12))
+            return self.available("net") and any(self.net_target(s) for s in range(12))
         if tile_type == C.TOMB:
             return any(sp[s] >= 0 and not C.CARDS[sp[s]].warlord for s in range(12))
         if tile_type == C.TOWER:
@@ -309,18 +286,18 @@ class StateBase(State):
                 monsters += 1
         any_card, any_free = free < 12, free > 0
         out = [True] * len(C.TILES)  # Market, Great Hall
-        out[C.STANDARD] = self._available("standard")
+        out[C.STANDARD] = self.available("standard")
         # Quarry: a free space without the Trap; Trebuchet: a Monster without the Net
         trap, net = el["trap"], el["net"]
         if trap["state"] == DEPLOYED and 0 <= trap["where"] < 12 and sp[trap["where"]] < 0:
             free -= 1
-        out[C.QUARRY] = free > 0 and self._available("trap")
+        out[C.QUARRY] = free > 0 and self.available("trap")
         targets = monsters
         if net["state"] == DEPLOYED and 0 <= net["where"] < 12:
             c = sp[net["where"]]
             if c >= 0 and not _IS_WARLORD[c]:
                 targets -= 1
-        out[C.TREBUCHET] = targets > 0 and self._available("net")
+        out[C.TREBUCHET] = targets > 0 and self.available("net")
         out[C.TOMB] = monsters > 0
         out[C.TOWER] = any_card and any_free
         board_grasped = out_hero = False  # a hero in play with a grasped board; a hero taken out
@@ -332,12 +309,8 @@ class StateBase(State):
         out[C.DISPENSARY] = self.reserve_life > 0 and out_hero
         return out
 
-    def _net_target(self, s: int) -> bool:
-        net = self.elements["net"]
-        c = self.spaces[s]
-        return c >= 0 and not C.CARDS[c].warlord and not (net["state"] == DEPLOYED and net["where"] == s)
-
     def controller(self) -> int:
+        """Who decides for the board now: the active hero, else the next hero in play clockwise."""
         heroes, a = self.heroes, self.active  # in_play(p), inlined: asked at every decision
         if not self.neutral and a >= 0 and heroes[a]["status"] == IN:
             return a
@@ -347,162 +320,247 @@ class StateBase(State):
                 return p
         return -1
 
-    def _seat(self) -> int:
-        return self.seat_of[self.current_player]
-
-    # == tokens ==================================================================================
-    def _gain_life(self, p: int, n: int) -> None:
-        k = min(n, self.reserve_life)
-        self.reserve_life -= k
-        self.heroes[p]["life"] += k
-
-    def _gain_cta(self, p: int, n: int) -> None:
-        k = min(n, self.reserve_cta)
-        self.reserve_cta -= k
-        self.heroes[p]["cta"] += k
-
-    def _gain_equip(self, p: int, c: int) -> None:
-        if self.reserve_equip[c] > 0:
-            self.reserve_equip[c] -= 1
-            self.heroes[p]["equip"][c] += 1
-
-    def _lose_equip(self, p: int, c: int) -> None:
-        if self.heroes[p]["equip"][c] > 0:
-            self.heroes[p]["equip"][c] -= 1
-            self.reserve_equip[c] += 1
-
-    def _lose_all_equip(self, p: int) -> None:
-        for c in range(5):
-            self.reserve_equip[c] += self.heroes[p]["equip"][c]
-            self.heroes[p]["equip"][c] = 0
-
-    def _lose_cta(self, p: int, n: int) -> None:
-        k = min(n, self.heroes[p]["cta"])
-        self.heroes[p]["cta"] -= k
-        self.reserve_cta += k
-
-    def _lose_life(self, p: int, n: int) -> None:
-        for _ in range(n):
-            if not self.in_play(p):
-                return
-            h = self.heroes[p]
-            h["life"] -= 1
-            self.reserve_life += 1
-            self.counters["life_lost"] += 1
-            if h["life"] == 0:
-                self._take_out(p)
-                return
-
-    def _take_out(self, p: int) -> None:
-        h = self.heroes[p]
-        self._lose_all_equip(p)
-        self._lose_cta(p, h["cta"])
-        h["tile"] = -1
-        h["status"] = DEAD if h["wounded"] else OUT
-        h["board_grasped"] = False
-        if h["hero"] == C.MYLFAAR and self.elements["enchantment"]["state"] in (HOME, PARKED):
-            self.elements["enchantment"]["state"] = GONE
-        if p == self.active:
-            self.neutral = True
-        if not any(self.in_play(q) for q in range(self.n)):
-            self.result = "defeat_heroes"
-
-    # == grasp and elements ======================================================================
-    def _grasp_tile(self, t: int) -> None:
-        if t < 0 or self.grasped[t] or self._grasp_reserve() == 0:
-            return
-        self.grasped[t] = True
-        self.counters["grasp"] += 1
-        for name, home in C.ELEMENT_HOME_TILE.items():
-            if self.layout[t] == home and self.elements[name]["state"] == HOME:
-                self.elements[name]["state"] = PARKED
-        if sum(self.grasped) >= 3:
-            self.result = "defeat_grasp"
-
-    def _ungrasp_tile(self, t: int) -> None:
-        self.grasped[t] = False
-        self.counters["purified"] += 1
-        for name, home in C.ELEMENT_HOME_TILE.items():
-            if self.layout[t] == home and self.elements[name]["state"] == PARKED:
-                self.elements[name]["state"] = HOME
-
-    def _grasp_board(self, p: int) -> None:
-        h = self.heroes[p]
-        if h["board_grasped"] or self._grasp_reserve() == 0:
-            return
-        h["board_grasped"] = True
-        ench = self.elements["enchantment"]
-        if h["hero"] == C.MYLFAAR and ench["state"] == HOME:
-            ench["state"] = PARKED
-
-    def _ungrasp_board(self, p: int) -> None:
-        h = self.heroes[p]
-        h["board_grasped"] = False
-        self.counters["purified"] += 1
-        ench = self.elements["enchantment"]
-        if h["hero"] == C.MYLFAAR and ench["state"] == PARKED:
-            ench["state"] = HOME
-
-    def _grasp_reserve(self) -> int:
+    def grasp_reserve(self) -> int:
+        """Grasp of Evil tokens still in the box."""
         return C.GRASP_TOTAL - sum(self.grasped) - sum(h["board_grasped"] for h in self.heroes)
 
-    def _return_element(self, name: str) -> None:
-        e = self.elements[name]
-        e["where"], e["seat"] = -1, -1
-        if name == "enchantment":
-            m = self._mylfaar()
-            if m < 0 or not self.in_play(m) or self.heroes[m]["wounded"]:
-                e["state"] = GONE
-            else:
-                e["state"] = PARKED if self.heroes[m]["board_grasped"] else HOME
-        else:
-            e["state"] = PARKED if self.grasped[self.tile_pos(C.ELEMENT_HOME_TILE[name])] else HOME
+    def pool_heroes(self) -> list[int]:
+        """The heroes whose Equipment the active hero's combat may spend: the active hero, the heroes
+        on its tile, and with Aldric (either of them) those on adjacent tiles."""
+        a = self.active
+        t = self.heroes[a]["tile"]
+        aldric_a = self.power_usable(a, C.ALDRIC)
+        out = [a]
+        for k in range(1, 4):
+            p = self.player_at[(self.seat_of[a] + k) % 4]
+            if p < 0 or not self.in_play(p):
+                continue
+            u = self.heroes[p]["tile"]
+            near = u == t or ((aldric_a or self.power_usable(p, C.ALDRIC)) and C.adjacent(u, t))
+            if near:
+                out.append(p)
+        return out
 
-    def _remove_card(self, s: int, vanquished: bool) -> None:
-        card = self.spaces[s]
-        self.spaces[s] = -1
-        self.sanct[s] = -1
-        self.discard.append(card)
-        for name in ("net", "enchantment"):
-            e = self.elements[name]
-            if e["state"] == DEPLOYED and e["where"] == s:
-                self._return_element(name)
+    def pool(self) -> list[int]:
+        """Equipment available to the active hero's combat, per colour."""
+        equips = [self.heroes[p]["equip"] for p in self.pool_heroes()]  # the heroes once, not per colour
+        return [sum(e[c] for e in equips) for c in range(5)]
 
-    # == the task loop ===========================================================================
-    def _run(self) -> None:
-        handlers = _TASK_HANDLERS.get(type(self))
-        if handlers is None:  # task name -> the class's ``_t_<name>``, looked up once per class
-            handlers = _TASK_HANDLERS[type(self)] = {
-                name[3:]: getattr(type(self), name) for name in dir(type(self)) if name.startswith("_t_")
-            }
-        while self.result is None and self.decision is None:
-            task = self.stack.pop()
-            handlers[task[0]](self, *task[1:])
+    # == the State API ============================================================================
+    def is_terminal(self) -> bool:
+        return self.result is not None and self.result != "truncated"
+
+    def is_truncated(self) -> bool:
+        return self.result == "truncated"
+
+    def outcome(self) -> Outcome | None:
+        if self.result is None:
+            return None
+        return Outcome.team(self.n, self.result == "victory", RESULTS[self.result], self.result == "truncated")
+
+    def legal_mask(self) -> np.ndarray:
+        legal = self.decision["legal"] if self.decision is not None else []
+        cached = self._mask_cache  # (legal ids, mask): the driver asks twice per decision
+        if cached is None or cached[0] != legal:
+            mask = np.zeros(LAYOUT.num_actions, np.int8)
+            mask.put(legal, 1)  # put: cheaper than fancy-index assignment from a list
+            cached = self._mask_cache = (list(legal), mask)
+        return cached[1].copy()
+
+    def legal_actions(self) -> list[int]:
+        return list(self.decision["legal"]) if self.decision is not None else []
+
+    def num_legal(self) -> int:
+        return len(self.decision["legal"]) if self.decision is not None else 0
+
+    def apply_legal(self, action: int) -> None:
+        before = dict(self.counters)
+        d = self.decision
+        self.decision = None
+        name, args = LAYOUT.decode(action)
+        DECISIONS[d["kind"]].answer(self, d, name, args)
+        self.run()
+        self._set_rewards(before)
+
+    def illegal_why(self) -> str:
+        if self.decision is None:
+            return ""
+        return f"the decision now is {self.decision['kind']} ({text.DECISION_TEXT[self.decision['kind']]})"
+
+    def run(self) -> None:
+        """Run the task stack until a decision is open or the game is over."""
+        TASKS.run(self, self.stack, lambda: self.result is not None or self.decision is not None)
         if self.result is not None:
             self.decision = None
             self.stack = []
             self.current_player = -1
 
-    def _decide(self, kind: str, legal: list[int], **extra: Any) -> None:
-        self.current_player = self.controller()
-        self.decision = {"kind": kind, "legal": sorted(set(legal)), **extra}
+    # -- rewards and scores --
+    def score_sheet(self) -> int:
+        won = self.result == "victory"
+        s = C.VICTORY_POINTS[self.game.options["difficulty"]] if won else 0
+        s += sum(h["life"] for h in self.heroes) + 2 * sum(h["cta"] for h in self.heroes)
+        s -= 3 * sum(h["status"] == DEAD for h in self.heroes) + 4 * sum(self.grasped)
+        return s
 
-    def _push(self, *tasks: list) -> None:
-        """Push tasks so that the first one given runs first."""
-        self.stack.extend(reversed(tasks))
+    def _set_rewards(self, before: dict) -> None:
+        scheme = self.game.options["reward_scheme"]
+        r = 0.0
+        if self.result is not None:
+            if self.result == "victory":
+                r = 1.0 + self.score_sheet() / 20.0 if scheme == "score_sheet" else 1.0
+            elif self.result != "truncated":
+                r = -1.0
+        if scheme == "shaped":
+            r += sum(w * (self.counters[k] - before[k]) for k, w in SHAPED.items())
+        self.last_rewards = [r] * self.n
 
-    # -- rel ids for the controller (call after setting current_player) --
-    def _sp(self, s: int) -> int:
-        return SPACE_ID + (s - 3 * self._seat()) % 12
+    def rewards(self) -> list[float]:
+        return list(self.last_rewards)
 
-    def _tl(self, t: int) -> int:
-        return TILE_ID + C.REL_TILE[self._seat()][t]
+    def returns(self) -> list[float]:
+        if self.result is None:
+            return [0.0] * self.n
+        return (
+            list(self.last_rewards)
+            if self.game.options["reward_scheme"] != "shaped"
+            else [{"victory": 1.0, "truncated": 0.0}.get(self.result, -1.0)] * self.n
+        )
 
-    def _pl(self, p: int) -> int:
-        return PLAYER_ID + (self.seat_of[p] - self._seat()) % 4
+    def scores(self) -> list[float]:
+        return [float(self.score_sheet())] * self.n
 
-    def _decide_spaces(self, kind: str, spaces: list[int], **extra: Any) -> None:
-        """_decide with the spaces as ids in the controller's frame (the controller asked once)."""
-        self.current_player = self.controller()
-        seat3 = 3 * self._seat()
-        self.decision = {"kind": kind, "legal": sorted({SPACE_ID + (s - seat3) % 12 for s in spaces}), **extra}
+    # -- views --
+    def observe(self, seat: int) -> np.ndarray:
+        return observe(self, check_seat(self, seat))
+
+    def describe_action(self, action: int) -> str:
+        return text.describe_action(self, action)
+
+    def render(self, seat: int | None = None) -> str:
+        return text.render(self, seat)
+
+    def info(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "phase": self.decision["kind"] if self.decision else None,
+            "board_turn": self.board_turns,
+        }
+        if self.result is not None:
+            out.update(result=self.result, score=self.score_sheet())
+        return out
+
+    # -- plumbing --
+    def clone(self) -> LastBastionState:
+        return _build(self.game, self.to_json())
+
+    def to_json(self) -> dict[str, Any]:
+        data = {k: _copy(getattr(self, k)) for k in self.FIELDS}
+        data["heroes"] = _copy(self.heroes)
+        data["elements"] = _copy(self.elements)
+        data["chance"] = self.chance.to_json()
+        return data
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> LastBastionState:
+        """The deck order and the unseen cards (set-aside Monsters, undrawn Warlords) dealt anew,
+        keeping the (public) positions of the Warlords in the deck."""
+        data = self.to_json()
+        unseen = self.deck + self.set_aside
+        monsters = [c for c in unseen if not C.CARDS[c].warlord]
+        warlords = [c for c in unseen if C.CARDS[c].warlord]
+        rng.shuffle(monsters)
+        rng.shuffle(warlords)
+        deck = []
+        for c in self.deck:
+            deck.append(warlords.pop() if C.CARDS[c].warlord else monsters.pop())
+        data["deck"] = deck
+        data["set_aside"] = monsters + warlords
+        data["chance"] = Chance(int(rng.integers(2**63))).to_json()
+        return _build(self.game, data)
+
+
+def new_state(game: LastBastionGame, seed: int | None) -> LastBastionState:
+    """A new game after the setup (layout, heroes, seats, tokens, the deck), at its first decision."""
+    s = LastBastionState(game, Chance(seed))
+    _setup(s)
+    s.run()
+    return s
+
+
+def _setup(s: LastBastionState) -> None:
+    ch, opt, n = s.chance, s.game.options, s.n
+    if opt["tile_layout"] is not None:
+        s.layout = [C.TILE_BY_NAME[name] for name in opt["tile_layout"]]
+    else:
+        ch.shuffle(s.layout)
+    if opt["heroes"] is not None:
+        heroes = [C.HERO_BY_NAME[h] for h in opt["heroes"]]
+    else:
+        pool = list(range(len(C.HEROES)))
+        ch.shuffle(pool)
+        heroes = pool[:n]
+    seats = list(range(4))
+    ch.shuffle(seats)
+    occupied = sorted(seats[:n])
+    first = occupied[ch.choice(n)]
+    s.seat_of = sorted(occupied, key=lambda b: (b - first) % 4)
+    s.player_at = [-1] * 4
+    life = C.START_LIFE[n]
+    for p, seat in enumerate(s.seat_of):
+        s.player_at[seat] = p
+        s.heroes.append(
+            {
+                "hero": heroes[p],
+                "status": IN,
+                "wounded": False,
+                "life": 0,
+                "cta": 0,
+                "equip": [0] * 5,
+                "tile": C.CENTRE,
+                "board_grasped": False,
+            }
+        )
+        gain_life(s, p, life + (1 if heroes[p] == C.THORGRIM else 0))
+        gain_cta(s, p, C.START_CTA[n])
+        gain_equip(s, p, seat)
+        if opt["difficulty"] == "novice":
+            gain_equip(s, p, C.BLACK)
+    if C.MYLFAAR not in heroes:
+        s.elements["enchantment"]["state"] = C.GONE
+    # deck: T monsters, then W x (Warlord, 8 monsters), top first
+    monsters, warlords = list(C.MONSTERS), list(C.WARLORDS)
+    ch.shuffle(monsters)
+    ch.shuffle(warlords)
+    m = C.monster_count(n, opt["difficulty"])
+    used, s.set_aside = monsters[:m], monsters[m:] + warlords[s.W :]
+    top = m - 8 * s.W
+    s.deck = used[:top]
+    for i in range(s.W):
+        s.deck += [warlords[i]] + used[top + 8 * i : top + 8 * i + 8]
+    s.board = s.seat_of[0]
+    s.stack = [["turn_start"]]
+
+
+def state_from_json(game: LastBastionGame, data: Any) -> LastBastionState:
+    """Rebuild a state written by :meth:`LastBastionState.to_json` (or by hand), checked first: a
+    ValueError names the first field that is not a state of this game (``validation.py``). A state
+    between decisions runs on to its next decision."""
+    check_json(game, data, LastBastionState.FIELDS)
+    return _build(game, data, check=True)
+
+
+def _build(game: LastBastionGame, data: dict[str, Any], check: bool = False) -> LastBastionState:
+    """The state of ``data`` (unchecked: a clone's own JSON; ``check``: the decision checked too)."""
+    s = LastBastionState(game, Chance.from_json(data["chance"]))
+    for key in LastBastionState.FIELDS:
+        if key in data:
+            setattr(s, key, _copy(data[key]))
+    s.heroes = [dict(h, equip=list(h["equip"])) for h in data["heroes"]]
+    s.elements = {k: dict(v) for k, v in data["elements"].items()}
+    if check:
+        check_decision(s)
+    if s.decision is None and s.result is None:
+        try:
+            s.run()
+        except RuntimeError as e:  # the stack ran empty: only a hand-written one can
+            raise ValueError(f"stack: {e}") from None
+    return s

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT
-from envs.last_bastion.rules import LastBastionGame
+from envs.last_bastion.game import LastBastionGame
 
 DEFAULT_LAYOUT = [
     "Strategist's Tower",

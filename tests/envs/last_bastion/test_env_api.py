@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, seed_test
 from envs import last_bastion_v0
 from envs.core.game import IllegalActionError
 from envs.last_bastion.actions import LAYOUT
-from envs.last_bastion.rules import LastBastionGame
+from envs.last_bastion.game import LastBastionGame
 
 
 @pytest.fixture(autouse=True)

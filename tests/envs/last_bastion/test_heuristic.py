@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from envs.last_bastion.game import LastBastionGame
 from envs.last_bastion.heuristic import HeuristicBot
-from envs.last_bastion.rules import LastBastionGame
 
 
 def play(game, seed, policy):

@@ -7,9 +7,9 @@ from pettingzoo.test import api_test
 
 from envs import last_bastion_v0
 from envs.last_bastion.actions import LAYOUT
+from envs.last_bastion.game import LastBastionGame
 from envs.last_bastion.heuristic import HeuristicBot
 from envs.last_bastion.hints import HF, HINTS_SIZE
-from envs.last_bastion.rules import LastBastionGame
 
 
 @pytest.mark.parametrize("n", [1, 4])

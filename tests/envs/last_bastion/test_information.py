@@ -9,8 +9,8 @@ import random
 import numpy as np
 
 from envs.last_bastion import content as C
+from envs.last_bastion.game import LastBastionGame
 from envs.last_bastion.heuristic import HeuristicBot
-from envs.last_bastion.rules import LastBastionGame
 
 
 def states(n: int, games: int = 3, every: int = 7):
@@ -52,7 +52,8 @@ def test_control_visible_changes_do_change_the_observation():
     t = s.game.state_from_json(data)
     assert not np.array_equal(t.observe(0), s.observe(0))
     data = s.to_json()
-    data["deck"] = data["deck"][:-1]  # the deck size is public
+    data["set_aside"] = data["set_aside"] + data["deck"][-1:]  # the deck size is public
+    data["deck"] = data["deck"][:-1]
     t = s.game.state_from_json(data)
     assert not np.array_equal(t.observe(0), s.observe(0))
 

@@ -50,8 +50,8 @@ import pytest
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import END_TURN
 from envs.last_bastion.env import raw_env
+from envs.last_bastion.game import LastBastionGame
 from envs.last_bastion.observation import OBSERVATION_LAYOUT, OBSERVATION_LAYOUT_CARD_IDS, SP_SIZE, TL
-from envs.last_bastion.rules import LastBastionGame
 
 DIFFICULTIES = ("novice", "normal", "difficult", "heroic")
 DEEP_EVERY = 12  # deep checks at every 12th step of every game, and at its end
@@ -93,8 +93,8 @@ def check_tokens(s) -> None:
 def check_figures(s) -> None:
     on_boards = sum(bool(h["board_grasped"]) for h in s.heroes)
     assert all(isinstance(g, bool) for g in s.grasped) and len(s.grasped) == 9
-    assert sum(s.grasped) + on_boards + s._grasp_reserve() == C.GRASP_TOTAL
-    assert s._grasp_reserve() >= 0
+    assert sum(s.grasped) + on_boards + s.grasp_reserve() == C.GRASP_TOTAL
+    assert s.grasp_reserve() >= 0
     for h in s.heroes:
         assert isinstance(h["board_grasped"], bool)
         assert h["status"] == "in" or not h["board_grasped"], "a Grasp on the board of a hero out of play"
@@ -120,9 +120,9 @@ def check_elements(s) -> None:
         if s.elements[name]["state"] == "parked":
             assert s.grasped[s.tile_pos(C.ELEMENT_HOME_TILE[name])], name
     if ench["state"] == "parked":
-        m = s._mylfaar()
+        m = s.mylfaar()
         assert m >= 0 and s.heroes[m]["board_grasped"]
-    if s._mylfaar() < 0:
+    if s.mylfaar() < 0:
         assert ench["state"] == "out"
 
 

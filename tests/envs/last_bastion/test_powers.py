@@ -6,7 +6,8 @@ import numpy as np
 
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT
-from envs.last_bastion.rules import LastBastionGame
+from envs.last_bastion.combat import combat_dice
+from envs.last_bastion.game import LastBastionGame
 from tests.envs.last_bastion.builders import (
     ACTIVATE,
     ENCHANT,
@@ -26,9 +27,9 @@ from tests.envs.last_bastion.builders import (
 
 def test_brakka_rolls_four_dice_and_dim_removes_one():
     s = Position(heroes=("Brakka", "Ysolde")).hero(0, tile=7).put(1, "M06").main(0)
-    assert s._combat_dice() == 4
+    assert combat_dice(s) == 4
     s = Position(heroes=("Brakka", "Ysolde")).hero(0, tile=7).put(1, "M06").put(4, "M13").main(0)
-    assert s._combat_dice() == 3
+    assert combat_dice(s) == 3
     s.chance.script(dice("red", "blue", "blue"))
     s.apply(FIGHT(s, 1))
     assert len(s.decision["dice"]) == 3 and outcomes_offered(s) == {"none"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from envs.last_bastion.actions import LAYOUT
+from envs.last_bastion.game import LastBastionGame
 from envs.last_bastion.heuristic import HeuristicBot
-from envs.last_bastion.rules import LastBastionGame
 
 from .builders import FIGHT_BOTH, RESOLVE, Position, dice
 
@@ -41,8 +41,8 @@ def test_combat_outcomes_name_their_cards():
     s = Position().hero(0, tile=6, equip={"red": 1}).put(2, "M06").put(3, "M21").main(0)
     s.chance.script(dice("red", "white", "yellow"))
     s.apply(FIGHT_BOTH)
-    assert s.describe_action(RESOLVE("both")) == "RESOLVE_BOTH s2 Incubus + s3 Hollow Summoner"
-    assert s.describe_action(RESOLVE("first")) == "RESOLVE_FIRST s2 Incubus"
+    assert s.describe_action(RESOLVE("both")) == "Vanquish Incubus (space 2) and Hollow Summoner (space 3)"
+    assert s.describe_action(RESOLVE("first")) == "Vanquish Incubus (space 2)"
     text = s.render()
     assert "dice: red white yellow" in text and "token pool red 1" in text
 
@@ -51,8 +51,13 @@ def test_effect_order_names_the_cards_and_effects():
     pos = Position().put(0, "M01").put(1, "M24").hero(0, equip={"red": 1}).deck("M05", "M11")
     s = pos.turn_start(0)
     assert s.decision["kind"] == "EFFECT_ORDER"
-    assert s.describe_action(LAYOUT.encode("RESOLVE_EFFECT", 0)) == "RESOLVE_EFFECT 0 s0 Hellhound LOSE_LIFE(1)"
-    assert s.describe_action(LAYOUT.encode("RESOLVE_EFFECT", 1)) == "RESOLVE_EFFECT 1 s1 Frost Wraith DISCARD_EQUIP(1)"
+    assert (
+        s.describe_action(LAYOUT.encode("RESOLVE_EFFECT", 0)) == "First the effect of Hellhound (space 0): LOSE_LIFE(1)"
+    )
+    assert (
+        s.describe_action(LAYOUT.encode("RESOLVE_EFFECT", 1))
+        == "First the effect of Frost Wraith (space 1): DISCARD_EQUIP(1)"
+    )
 
 
 def test_render_shows_elements_grasps_and_the_effect_to_suffer():

@@ -10,7 +10,10 @@ from __future__ import annotations
 import pytest
 
 from envs.last_bastion import content as C
-from envs.last_bastion.rules import LastBastionGame
+from envs.last_bastion.combat import combat_dice
+from envs.last_bastion.game import LastBastionGame
+from envs.last_bastion.hero import main_legal
+from envs.last_bastion.tokens import grasp_tile, lose_life
 from tests.envs.last_bastion.builders import (
     ACTIVATE,
     COLOR,
@@ -50,7 +53,7 @@ def test_1_hollow_summoner_chain():
     assert spaces_offered(s) == {9, 10, 11}
     s.apply(SPACE(s, 10))
     assert len(s.deck) == 1 and s.spaces[6] == card("M21") and s.spaces[10] == card("M42")
-    assert s.ongoing_count("ONG_DIM") == 1 and s._combat_dice() == 2
+    assert s.ongoing_count("ONG_DIM") == 1 and combat_dice(s) == 2
 
 
 @pytest.mark.parametrize(
@@ -237,7 +240,7 @@ def test_14_healing_and_death():
     assert not s.power_usable(1)
     s.apply(END_TURN)
     assert s.board == 1 and not s.neutral and s.active == 1  # linked again: a player turn
-    s._lose_life(1, 3)
+    lose_life(s, 1, 3)
     assert s.heroes[1]["status"] == "dead" and not s.completable(C.DISPENSARY)
 
 
@@ -261,8 +264,8 @@ def test_16_empty_deck():
 
 
 def test_17_reserve_limits():
-    pos = Position().hero(0, tile=7, cta=0).put(1, "M08")
-    pos.d["reserve_cta"] = 0
+    pos = Position().hero(0, tile=7, cta=0).hero(1, cta=C.CTA_TOTAL).put(1, "M08")  # the reserve is empty
+    assert pos.d["reserve_cta"] == 0
     s = pos.main(0)
     s.chance.script(dice("red", "green", "blue"))
     s.apply(FIGHT(s, 1))
@@ -351,9 +354,9 @@ def test_22_shared_tokens(y_tile, offered):
 def test_23_grasp_parks_an_element():
     pos = Position().hero(0, tile=7, cta=2).put(1, "M01").element("net", "deployed", 1).deck("M11", "M12")
     s = pos.main(0)
-    s._grasp_tile(2)  # a Grasp lands on the Trebuchet
+    grasp_tile(s, 2)  # a Grasp lands on the Trebuchet
     assert s.elements["net"]["state"] == "deployed" and s.suppressed(1)
-    s.decision["legal"] = s._main_legal()
+    s.decision["legal"] = main_legal(s)
     assert CTA(s, 2) not in s.legal_actions()
     s.chance.script(dice("red", "green", "blue"))
     s.apply(FIGHT(s, 1))
