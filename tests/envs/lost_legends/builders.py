@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from envs.lost_legends import actions as A
+from envs.lost_legends import draft
+from envs.lost_legends.common import NO
 from envs.lost_legends.content import EQUIPMENT, HERO_NAMES, HEROES, LEVEL_MONSTERS, MONSTERS, NUM_SLOTS
-from envs.lost_legends.rules import NO, LostLegendsGame
+from envs.lost_legends.game import LostLegendsGame
 
 BY_CODE = {c.code: c.id for c in EQUIPMENT + MONSTERS}
 DEFAULT_HEROES = ("Warrior", "Hunter", "Assassin", "Sorceress", "Barbarian")
@@ -94,7 +96,7 @@ class Position:
 
     def equip(self, seat: int, code: str, exhausted: bool = False) -> Position:
         state = self.game.state_from_json(self.data)
-        slot = state.target_slot(seat, cid(code))
+        slot = draft.target_slot(state, seat, cid(code))
         assert slot != NO, f"{code} cannot be equipped by seat {seat}"
         self.p(seat)["slots"][slot] = cid(code)
         self.p(seat)["exhausted"][slot] = exhausted

@@ -13,8 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.lost_legends import draft, text
+from envs.lost_legends.common import GEAR_UP, NO
+from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
-from envs.lost_legends.rules import GEAR_UP, NO, LostLegendsGame
 
 
 def random_positions(n: int, seed: int, every: int = 3):
@@ -96,7 +98,7 @@ def test_a_revealed_pick_is_public_and_never_resampled():
     rng = np.random.default_rng(0)
     for seat in range(4):
         if seat != placer:
-            assert s.card_name(card) in s.render(seat)
+            assert text.card_name(card) in s.render(seat)
             assert all(s.resample_hidden(seat, rng).picks[placer] == card for _ in range(5))
 
 
@@ -113,5 +115,5 @@ def test_resampled_states_are_consistent_for_every_seat():
             assert cards == sorted([c for j in range(5) for c in s.hands[j] + [s.picks[j]] if c != NO] + s.sixth)
             for j in range(5):
                 assert set(other.hands[j]) <= set(other.seen[j])
-                if other.picks[j] != NO and not other.pick_revealed(j):
+                if other.picks[j] != NO and not draft.pick_revealed(other, j):
                     assert other.picks[j] in other.seen[j]

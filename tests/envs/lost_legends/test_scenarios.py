@@ -9,9 +9,8 @@ from __future__ import annotations
 import pytest
 
 from envs.lost_legends import actions as A
-from envs.lost_legends.content import CARDS
-from envs.lost_legends.observation import OBSERVATION_LAYOUT
-from envs.lost_legends.rules import (
+from envs.lost_legends import combat, draft
+from envs.lost_legends.common import (
     CHARGE_EXHAUST,
     DEFEND,
     DRAFT_BUY_COMMITTED,
@@ -22,9 +21,11 @@ from envs.lost_legends.rules import (
     LOSE_SKILL,
     NO,
     SELECT_OWN,
-    LostLegendsGame,
     hero_level,
 )
+from envs.lost_legends.content import CARDS
+from envs.lost_legends.game import LostLegendsGame
+from envs.lost_legends.observation import OBSERVATION_LAYOUT
 from tests.envs.lost_legends.builders import Position, act, cid, legal_names
 
 H4 = ["Warrior", "Hunter", "Assassin", "Sorceress"]
@@ -101,7 +102,7 @@ def test_26_slot_rules():
     s = Position(4, H4, level=1).set(0, gold=20).equip(0, "1-15").placing(0, "1-16").state()
     assert not s.legal_mask()[A.BUY]
     s = Position(4, H4, level=1).set(0, gold=20).equip(0, "1-24").placing(0, "1-25").state()
-    assert not s.legal_mask()[A.BUY] and s.target_slot(0, cid("1-25")) == NO
+    assert not s.legal_mask()[A.BUY] and draft.target_slot(s, 0, cid("1-25")) == NO
 
 
 # -- 7-10, 27, 28: attacks (2.6) -------------------------------------------------------------------
@@ -158,10 +159,10 @@ def test_10_undead_ogre_example():
     act(s, "USE", bolt)  # refresh for 1 mana
     assert not s.exhausted[0][bolt] and s.mana[0] == 1
     assert not s.legal_mask()[A.USE + bolt]  # ready, but once per attack
-    assert s.attack_damage(0) == [0, 0, 6, 0]
+    assert combat.attack_damage(s, 0) == [0, 0, 6, 0]
     act(s, "STRIKE")
     assert s.markers[0] == 6 and s.decision == DEFEND and s.current_player == 0
-    assert s.remaining_damage(0, s.ev["inc"], []) == [2, 0, 0, 1]  # the Oak Shield took 1 melee
+    assert combat.remaining_damage(s, 0, s.ev["inc"], []) == [2, 0, 0, 1]  # the Oak Shield took 1 melee
     act(s, "USE", evasion)
     act(s, "ACCEPT_DAMAGE")
     assert s.life[0] == 2
@@ -211,7 +212,7 @@ def test_11_healing_at_zero():
     s = Position(4, heroes, level=2).equip(0, "1-13").equip(0, "1-24").front(0, "2-M12").attacking(0).state()
     act(s, "UNARMED")
     act(s, "STRIKE")  # melee is cancelled: the Wraith attacks
-    assert s.decision == DEFEND and s.remaining_damage(0, s.ev["inc"], []) == [0, 0, 2, 1]
+    assert s.decision == DEFEND and combat.remaining_damage(s, 0, s.ev["inc"], []) == [0, 0, 2, 1]
     act(s, "ACCEPT_DAMAGE")
     assert s.life[0] == 0 and s.decision == HEAL
     act(s, "USE", 9)
