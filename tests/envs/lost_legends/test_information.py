@@ -15,6 +15,7 @@ import pytest
 
 from envs.lost_legends import draft, text
 from envs.lost_legends.common import GEAR_UP, NO
+from envs.lost_legends.content import CARDS, KINDS
 from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
 
@@ -68,6 +69,10 @@ def test_resample_keeps_seen_cards_in_place():
                     assert other.picks[j] == s.picks[j]
 
 
+def _melee(cards: list[int]) -> list[int]:
+    return [c for c in cards if KINDS[CARDS[c].kind] == "W-mel"]
+
+
 def test_controls_visible_changes_do_change_the_observation():
     s = LostLegendsGame(num_players=4).new_state(2)
     seat = s.current_player
@@ -85,7 +90,11 @@ def test_controls_visible_changes_do_change_the_observation():
     assert np.array_equal(swapped.observe(third), s.observe(third))
     # An opponent's public equipment is visible.
     data = s.to_json()
-    data["players"][a]["slots"][0] = 0
+    # a melee weapon b cannot see, moved (a card is in one place at a time)
+    zone = next(z for z in (data["decks"][0], data["removed"], data["players"][a]["hand"]) if _melee(z))
+    sword = _melee(zone)[0]
+    zone.remove(sword)
+    data["players"][a]["slots"][0] = sword
     assert not np.array_equal(s.game.state_from_json(data).observe(b), s.observe(b))
 
 
