@@ -29,6 +29,7 @@ from envs.lost_legends.content import CARDS, HERO_NAMES, LEVEL_EQUIPMENT, MAX_PL
 from envs.lost_legends.observation import OBSERVATION_LAYOUT
 from envs.lost_legends.observation import encode as encode_observation
 from envs.lost_legends.state import LostLegendsState
+from envs.lost_legends.validation import check_state_json
 
 
 def _heroes_ok(v: Any) -> bool:
@@ -124,4 +125,17 @@ class LostLegendsGame(Game):
         return LostLegendsState.new(self, seed)
 
     def state_from_json(self, data: dict[str, Any]) -> LostLegendsState:
-        return LostLegendsState.from_json(self, data)
+        """The state written in ``data``, checked first (:mod:`~envs.lost_legends.validation`): a
+        ValueError names the first field that is not a Lost Legends state of this table."""
+        check_state_json(self, data)
+        try:
+            state = LostLegendsState.from_json(self, data)
+        except (IndexError, KeyError, TypeError, AttributeError) as err:  # a safety net: the checks should catch it
+            raise ValueError(
+                f"tasks: the rule steps of this position cannot run ({type(err).__name__}: {err})"
+            ) from err
+        if data.get("decision") is None and not state.is_over():
+            check_state_json(self, state.to_json())  # the decision the tasks ran to
+        if not state.is_over() and not state.legal_mask().any():
+            raise ValueError(f"decision: {data.get('decision') or 'the decision reached'} has no legal action here")
+        return state

@@ -583,7 +583,7 @@ class LostLegendsState(State):
             deck = data["decks"][lv]
             deck[:] = [deck[j] for j in rng.permutation(len(deck)).tolist()]
         data["chance"] = Chance(int(rng.integers(2**63))).to_json()
-        return self.game.state_from_json(data)
+        return LostLegendsState.from_json(self.game, data)  # checked: it is this state, redealt
 
 
 # The answer to each decision, by action block: the function of the phase that plays it.
