@@ -517,9 +517,10 @@ def _check_chance(chance: Any) -> None:
         raise ValueError(f"chance.rng: not a state of numpy's PCG64 generator ({err})") from None
     script = _list(chance.get("script", []), "chance.script")
     for k, outcome in enumerate(script):
-        ok = isinstance(outcome, list) and all(_is_int(x) for x in outcome)
-        if not ok and not (isinstance(outcome, (int, float)) and not isinstance(outcome, bool)):
-            _fail(f"chance.script[{k}]", "a number or a list of integers (a shuffle's order)", outcome)
+        # After the setup Lost Legends only shuffles, so a scripted outcome is a shuffle's new order.
+        order = outcome if isinstance(outcome, list) else [-1]
+        if sorted(x if _is_int(x) else -1 for x in order) != list(range(len(order))):
+            _fail(f"chance.script[{k}]", "the order of a shuffle: a permutation of 0..len-1", outcome)
 
 
 def _slots_used(v: Any, path: str, slots: list[int] | None) -> None:

@@ -125,6 +125,7 @@ MUTATIONS = [
     ("retype a task name", "select", _set(["tasks", 0, 0], ["end_turn"]), r"tasks\[0\]\[0\]: a task's name"),
     ("retype the event", "defend", _set(["event"], [1, 2]), r"event: null or"),
     ("retype the random source", "pick", _set(["chance"], {"rng": 5}), r"chance\.rng: not a state"),
+    ("a die scripted for a shuffle", "pick", _set(["chance", "script"], [5]), r"chance\.script\[0\]: the order"),
     ("negate gold", "select", _set(["players", 0, "gold"], -1), r"players\[0\]\.gold: an integer >= 0, got -1"),
     ("negate life", "select", _set(["players", 1, "life"], -1), r"players\[1\]\.life: an integer from 0 to"),
     ("negate mana base", "pick", _set(["players", 1, "mana_base"], -2), r"players\[1\]\.mana_base: an integer"),
