@@ -12,24 +12,10 @@ from typing import Any
 
 from envs.core.board import card, empty, hidden, monster, section, token, track
 from envs.lost_legends import actions as A
-from envs.lost_legends import rules as R
+from envs.lost_legends.common import NO
 from envs.lost_legends.content import CARDS, HERO_NAMES, MONSTER_TYPE_NAMES, SKILLS
-
-NO = -1
-SLOT_NAMES = (
-    "melee weapon",
-    "range weapon",
-    "magic weapon",
-    "breastplate",
-    "shield",
-    "helmet",
-    "spell 1",
-    "spell 2",
-    "spell 3",
-    "artifact 1",
-    "artifact 2",
-    "artifact 3",
-)
+from envs.lost_legends.draft import pick_revealed
+from envs.lost_legends.text import DECISION_WORDS, SLOT_NAMES
 
 
 def _equipment(state: Any, cid: int, key: str | None, tags=None, owner: int | None = None) -> dict[str, Any]:
@@ -60,7 +46,7 @@ def board(state: Any, seat: int) -> dict[str, Any]:
     if over:
         status = "game over"
     elif state.current_player != NO:
-        status += f"; player_{state.current_player} decides {R.DECISIONS[state.decision]}"
+        status += f"; player_{state.current_player} to {DECISION_WORDS[state.decision]}"
     level = min(state.level, 2)
     table = [token("monster pile", len(state.piles[level]), key="pile")]
     table.append(
@@ -108,7 +94,7 @@ def board(state: Any, seat: int) -> dict[str, Any]:
             if state.hands[i]:
                 items.append(hidden("hand", len(state.hands[i])))
             if state.picks[i] != NO:
-                if state.pick_revealed(i):
+                if pick_revealed(state, i):
                     items.append(_equipment(state, state.picks[i], f"pick:{i}", ["revealed pick"], owner=i))
                 else:
                     items.append(hidden("face-down pick", 1))

@@ -1,11 +1,14 @@
-"""Lost Legends rules, shared names: decision kinds, phases, slot tables and the pure helpers
-(requirements, costs, damage modifiers, experience and gold scoring) that every phase reads.
+"""Lost Legends rules, the shared vocabulary: the task table, decision kinds, phases, slot tables and
+the pure helpers (requirements, costs, damage modifiers, experience and gold scoring) every phase reads.
 
-No state here; see :mod:`envs.lost_legends.state` for the game itself.
+No state here. The phases (:mod:`~envs.lost_legends.draft`, :mod:`~envs.lost_legends.combat`,
+:mod:`~envs.lost_legends.scoring`) register their rule steps in :data:`TASKS`;
+:mod:`envs.lost_legends.state` runs them. Section numbers (2.4, 2.7.2...) refer to docs/lost_legends.md.
 """
 
 from __future__ import annotations
 
+from envs.core.tasks import TaskTable
 from envs.lost_legends.content import (
     CARDS,
     GOLD_BONUS,
@@ -14,6 +17,10 @@ from envs.lost_legends.content import (
 )
 
 NO = -1
+
+#: every rule step of the game, by name: the names are the first entries of the tasks on ``state.tasks``
+#: (and in its JSON), e.g. ``["turn", 2]``
+TASKS = TaskTable("lost_legends_v0")
 
 # Decision kinds (the order is the observation's one-hot, docs 6.2).
 DECISIONS = (

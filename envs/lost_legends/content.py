@@ -2,7 +2,8 @@
 
 No rules here. Every card is one row of a table; its effects are written in a small closed
 vocabulary of primitives (docs/lost_legends.md section 4.1) that :func:`parse_line` turns into
-:class:`Line` tuples, which ``rules.py`` interprets. Nothing in the rules names a card.
+:class:`Line` tuples, which the phase modules (``combat``, ``draft``) interpret. Nothing in the
+rules names a card.
 
 Card ids: equipment ``L-NN`` is ``(L-1)*50 + NN-1``; monster ``L-MNN`` is ``(L-1)*50 + 29 + NN``.
 All the content is project design: the rulebook names heroes and some cards but gives no numbers.

@@ -111,7 +111,7 @@ def seat_fields() -> str:
 
 def options() -> str:
     from envs.core.options import DRIVER_OPTIONS, options_markdown_table
-    from envs.lost_legends.rules import OPTION_SPEC
+    from envs.lost_legends.game import OPTION_SPEC
 
     return options_markdown_table(tuple(OPTION_SPEC) + tuple(DRIVER_OPTIONS))
 

@@ -4,8 +4,9 @@ from envs.core.aec import DRIVER_OPTIONS, infos_markdown, make_env_factories
 from envs.core.observation import fields_table
 from envs.core.options import options_markdown_table
 from envs.lost_legends.actions import LAYOUT
+from envs.lost_legends.common import DECISIONS
+from envs.lost_legends.game import OPTION_SPEC, LostLegendsGame
 from envs.lost_legends.observation import OBSERVATION_LAYOUT, SEAT_FIELDS
-from envs.lost_legends.rules import DECISIONS, OPTION_SPEC, LostLegendsGame
 
 GAME = LostLegendsGame
 env, raw_env = make_env_factories(LostLegendsGame)

@@ -29,8 +29,8 @@ import random
 import numpy as np
 
 from envs.lost_legends import actions as A
-from envs.lost_legends.content import CARDS, NUM_SLOTS
-from envs.lost_legends.rules import (
+from envs.lost_legends import combat, draft
+from envs.lost_legends.common import (
     ATTACK_BUILD,
     CHARGE_EXHAUST,
     CHOOSE_WEAPON,
@@ -51,6 +51,7 @@ from envs.lost_legends.rules import (
     card_cost,
     cond_met,
 )
+from envs.lost_legends.content import CARDS, NUM_SLOTS
 
 
 def _card_damage(card, levels) -> float:
@@ -93,7 +94,7 @@ class HeuristicBot:
     def card_value(self, s, seat: int, card_id: int) -> float:
         card = CARDS[card_id]
         levels = s.levels[seat]
-        slot = s.target_slot(seat, card_id)
+        slot = draft.target_slot(s, seat, card_id)
         if card.use == "weapon":
             current = s.slots[seat][card.kind]
             if current != NO:  # an upgrade: the owned weapon is turned into a skill first (2.4)
@@ -140,16 +141,16 @@ class HeuristicBot:
 
     # -- damage estimates ---------------------------------------------------------------------------
     def _dealt(self, s, seat: int, atk: dict) -> int:
-        return s.dealt(s.front[seat], s.attack_damage(seat, atk))
+        return combat.dealt(s.front[seat], combat.attack_damage(s, seat, atk))
 
     def best_weapon_damage(self, s, seat: int, monster_id: int) -> int:
         best = 1 if all(s.slots[seat][w] == NO for w in range(3)) else 0
         for w in range(3):
             if s.slots[seat][w] != NO:
-                d = s.attack_damage(seat, {"weapon": w, "used": [], "fors": [0] * NUM_SLOTS})
-                best = max(best, s.dealt(monster_id, d))
+                d = combat.attack_damage(s, seat, {"weapon": w, "used": [], "fors": [0] * NUM_SLOTS})
+                best = max(best, combat.dealt(monster_id, d))
         if best == 0 and all(s.slots[seat][w] == NO for w in range(3)):
-            best = s.dealt(monster_id, [1, 0, 0, 0])
+            best = combat.dealt(monster_id, [1, 0, 0, 0])
         return best
 
     # -- decisions ----------------------------------------------------------------------------------
@@ -163,7 +164,7 @@ class HeuristicBot:
         if d == DRAFT_PICK:
             scored = []
             for k, c in enumerate(s.hands[seat]):
-                buy = s.buy_legal_now(seat, c) or self.upgrade_slot(s, seat, c) != NO
+                buy = draft.buy_legal_now(s, seat, c) or self.upgrade_slot(s, seat, c) != NO
                 v = self.card_value(s, seat, c) if buy else 0.0
                 v = max(v, self.skill_value(s, seat, c))
                 scored.append((v, A.PICK + k))
@@ -204,12 +205,12 @@ class HeuristicBot:
             return self._attack(s, seat, mask, legal)
         if d == DEFEND:
             ev = s.ev
-            rest = sum(s.remaining_damage(seat, ev["inc"], ev["used"]))
+            rest = sum(combat.remaining_damage(s, seat, ev["inc"], ev["used"]))
             if rest >= s.life[seat] or rest >= 2:
                 scored = []
                 for slot in range(NUM_SLOTS):
                     if mask[A.USE + slot] and not s.exhausted[seat][slot]:
-                        after = sum(s.remaining_damage(seat, ev["inc"], ev["used"] + [slot]))
+                        after = sum(combat.remaining_damage(s, seat, ev["inc"], ev["used"] + [slot]))
                         if after < rest:
                             scored.append((rest - after, A.USE + slot))
                 if scored:

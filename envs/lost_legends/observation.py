@@ -6,6 +6,9 @@ and draft memory, and public information. Sub-encodings: CE (equipment identity,
 one-hot 3 + index-in-level one-hot 30; SLOT (35) = occupied, exhausted, CE; MB (monster, 26) =
 present, level one-hot 3, index one-hot 20, damage markers / 20, remaining life / 20. Scalars are
 divided by the stated constant and clipped to 1.
+
+The encoder reads the state and the rules' public queries (:mod:`~envs.lost_legends.combat`,
+:mod:`~envs.lost_legends.draft`), never the heuristic bot.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.observation import ObservationLayout
+from envs.lost_legends import combat, draft
 from envs.lost_legends.common import COMBAT, FINAL, GEAR_UP, NO, cost_of, hero_level
 from envs.lost_legends.content import (
     CARDS,
@@ -219,8 +223,8 @@ def _weapon_dealt(s, seat: int, w: int, front: int) -> int:
     if dealt is None:
         if len(_WEAPON_DEALT) > 200_000:
             _WEAPON_DEALT.clear()
-        d = s.attack_damage(seat, {"weapon": w, "used": (), "fors": _NO_FORS})
-        dealt = _WEAPON_DEALT[key] = s.dealt(front, d)
+        d = combat.attack_damage(s, seat, {"weapon": w, "used": (), "fors": _NO_FORS})
+        dealt = _WEAPON_DEALT[key] = combat.dealt(front, d)
     return dealt
 
 
@@ -289,7 +293,7 @@ def _global_blocks(s, seat: int, v: np.ndarray, ones: list, idx: list, val: list
 
 def _seat_rows(s) -> np.ndarray:
     """Every seat's cached row (absolute seat order, one matrix), rebuilding the stale ones."""
-    cache = s.__dict__.get("_row_cache")
+    cache = s._row_cache
     if cache is None:
         cache = s._row_cache = [None] * s.n
         s._row_matrix = np.zeros((s.n, SEAT_SIZE), np.float32)
@@ -367,7 +371,7 @@ def _private_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
             cost = cost_of(c, levels)
             idx.append(a)
             val.append(cost / 12)
-            if gold >= cost and s.target_slot(seat, c) != NO:  # = buy_legal_now
+            if gold >= cost and draft.target_slot(s, seat, c) != NO:  # = buy_legal_now
                 ones.append(a + 1)
             if gold >= cost_of(c, after):  # = buy_legal_after_conversions
                 ones.append(a + 2)
@@ -400,8 +404,8 @@ def _private_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
                 val.append(count / 5)
         if w != NO:
             ones.append(a + w)
-            d = s.attack_damage(seat)
-            dealt = s.dealt(front, d)
+            d = combat.attack_damage(s, seat)
+            dealt = combat.dealt(front, d)
             idx += (a + 28, a + 29, a + 30, a + 31, a + 32)
             val += (d[0] / 20, d[1] / 20, d[2] / 20, d[3] / 20, dealt / 20)
             if s.markers[seat] + dealt >= CARDS[front].life:
@@ -415,11 +419,11 @@ def _private_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
                 val.append(_weapon_dealt(s, seat, w, front) / 20)
         if slots[0] == NO and slots[1] == NO and slots[2] == NO:
             idx.append(a + 3)  # unarmed is an option only without weapons
-            val.append(s.dealt(front, [1, 0, 0, 0]) / 20)
+            val.append(combat.dealt(front, [1, 0, 0, 0]) / 20)
     ev = s.ev
     if ev is not None and ev["seat"] == seat:
         a = _OFF["defence"]
-        rest = s.remaining_damage(seat, ev["inc"], ev["used"])
+        rest = combat.remaining_damage(s, seat, ev["inc"], ev["used"])
         idx += (a, a + 1, a + 2, a + 3)
         val += (rest[0] / 10, rest[1] / 10, rest[2] / 10, rest[3] / 10)
         for slot in ev["used"]:

@@ -1,9 +1,16 @@
-"""Lost Legends rules, the state: construction and setup (docs 1.4), bookkeeping, the task engine,
-the legal mask, apply(action), observation and text, JSON copies and the hidden-information redeal.
+"""Lost Legends, the state: every field (declared in one constructor), the setup (docs 1.4), the
+task engine, the legal mask, apply, scores and outcome, JSON copies and the hidden-information redeal.
 
-The phase rules live in mixins: :mod:`~envs.lost_legends.draft` (gear-up),
-:mod:`~envs.lost_legends.combat` (combat) and :mod:`~envs.lost_legends.scoring` (level end, scores).
-See :mod:`envs.lost_legends.rules` for the overview.
+How a game runs: the state holds one open *decision* (its kind and the seat that takes it) and a
+stack of *tasks*, the rule steps still to do (``["turn", 2]``, ``["event", 1, mel, rng, mag, cha,
+source]``...). After an action the engine pops and runs tasks (plain functions registered in
+:data:`~envs.lost_legends.common.TASKS` by :mod:`~envs.lost_legends.draft`,
+:mod:`~envs.lost_legends.combat` and :mod:`~envs.lost_legends.scoring`) until one of them opens the
+next decision. Tasks are plain JSON lists, so a state in the middle of a turn, a monster attack or a
+charge round-trips through :meth:`LostLegendsState.to_json` unchanged. All randomness (hero draw,
+starting player, pile and deck shuffles) goes through ``state.chance``. Card effects are interpreted
+from the :class:`~envs.lost_legends.content.Line` primitives of the content tables; no card is named
+in the rules.
 """
 
 from __future__ import annotations
@@ -13,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import State, check_seat, check_state_header
+from envs.core.game import Outcome, State, check_seat, check_state_header
 from envs.lost_legends import actions as A
-from envs.lost_legends.combat import CombatMixin
+from envs.lost_legends import combat, draft, text
 from envs.lost_legends.common import (
     ARTIFACT_SLOTS,
     ATTACK_BUILD,
@@ -26,6 +33,7 @@ from envs.lost_legends.common import (
     DRAFT_BUY_COMMITTED,
     DRAFT_PICK,
     DRAFT_PLACE,
+    END_REASONS,
     GEAR_UP,
     HEAL,
     LEVEL_REWARD,
@@ -39,6 +47,8 @@ from envs.lost_legends.common import (
     SELECT_DRAWN,
     SELECT_NONE,
     SELECT_OWN,
+    TASKS,
+    cost_of,
 )
 from envs.lost_legends.content import (
     CARDS,
@@ -46,7 +56,6 @@ from envs.lost_legends.content import (
     HEROES,
     LEVEL_MONSTERS,
     LEVEL_NAMES,
-    MONSTER_TYPE_NAMES,
     MONSTERS_PER_PLAYER,
     NUM_LEVELS,
     NUM_SLOTS,
@@ -54,80 +63,88 @@ from envs.lost_legends.content import (
     TRACK_MAX,
     TROPHY_STACKS,
 )
-from envs.lost_legends.draft import DraftMixin
-from envs.lost_legends.scoring import ScoringMixin
+from envs.lost_legends.draft import pick_revealed
+from envs.lost_legends.scoring import final_returns, score_breakdown
 
 if TYPE_CHECKING:
-    from envs.lost_legends.rules import LostLegendsGame
+    from envs.lost_legends.game import LostLegendsGame
 
 
-class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
-    """The whole game. Per-seat attributes are lists indexed by absolute seat."""
+class LostLegendsState(State):
+    """The whole game. Per-seat fields are lists indexed by absolute seat."""
 
     # -- construction -------------------------------------------------------------------------------
-    def _blank(self, game: LostLegendsGame, chance: Chance) -> None:
+    def __init__(self, game: LostLegendsGame, chance: Chance):
+        """Every field of the state, blank (:meth:`new` deals a game, :meth:`from_json` reads one)."""
         n = game.num_players
         self.game = game
-        self.n = n
-        self.chance = chance
-        self.heroes = [0] * n
+        self.n = n  # the number of seats
+        self.chance = chance  # every shuffle and random pick of the rules
+        # Per seat (lists indexed by absolute seat): the hero board.
+        self.heroes = [0] * n  # index into content.HEROES
         self.gold = [0] * n
-        self.life = [0] * n
-        self.mana = [0] * n
-        self.life_base = [0] * n
+        self.life = [0] * n  # current life, 0..max_life(i)
+        self.mana = [0] * n  # current mana, 0..max_mana(i)
+        self.life_base = [0] * n  # maximum life before equipment bonuses (starting value + rewards)
         self.mana_base = [0] * n
-        self.xp = [0] * n
-        self.legend = [0] * n
-        self.skill_cards: list[list[int]] = [[] for _ in range(n)]
-        self.levels: list[list[int]] = [[0, 0, 0, 0] for _ in range(n)]  # derived: skill levels
-        self.slots = [[NO] * NUM_SLOTS for _ in range(n)]
-        self.exhausted = [[False] * NUM_SLOTS for _ in range(n)]
-        self.trophies: list[list[int]] = [[] for _ in range(n)]
+        self.xp = [0] * n  # experience
+        self.legend = [0] * n  # legend markers
+        self.skill_cards: list[list[int]] = [[] for _ in range(n)]  # cards placed under the skills
+        self.levels: list[list[int]] = [[0, 0, 0, 0] for _ in range(n)]  # derived: skill levels ME, RA, MA, AR
+        self.slots = [[NO] * NUM_SLOTS for _ in range(n)]  # equipment card per slot (actions.py lists the slots)
+        self.exhausted = [[False] * NUM_SLOTS for _ in range(n)]  # per slot
+        self.trophies: list[list[int]] = [[] for _ in range(n)]  # defeated monsters
         self.tokens = [[0] * len(TROPHY_STACKS) for _ in range(n)]  # value held per stack (0 = none)
-        self.stack_taken = [0] * len(TROPHY_STACKS)
-        self.challenge = [NO] * 4
-        self.defeated = [False] * n
-        self.front = [NO] * n
-        self.markers = [0] * n
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.picks = [NO] * n
-        self.seen: list[list[int]] = [[] for _ in range(n)]
-        self.decks: list[list[int]] = [[], [], []]
-        self.removed: list[int] = []
-        self.piles: list[list[int]] = [[], [], []]
-        self.reserves: list[list[int]] = [[], [], []]
-        self.faceup = NO
-        self.box: list[int] = []
-        self.sixth: list[int] = []
-        self.level = 0
-        self.phase = GEAR_UP
-        self.start = 0
-        self.draft_round = 1
-        self.turn_seat = NO
-        self.performed = 0
-        self.trigger = NO
+        self.defeated = [False] * n  # this combat phase
+        self.front = [NO] * n  # the monster in front of each hero
+        self.markers = [0] * n  # damage markers on that monster
+        self.hands: list[list[int]] = [[] for _ in range(n)]  # draft hands, sorted by card id
+        self.picks = [NO] * n  # this round's pick (face down until placed)
+        self.seen: list[list[int]] = [[] for _ in range(n)]  # draft memory: current-level cards seen in hand
+        # The table: trophy stacks, challenge trophies and the zones of the other cards.
+        self.stack_taken = [0] * len(TROPHY_STACKS)  # tokens taken per stack
+        self.challenge = [NO] * 4  # holder of each monster type's challenge trophy
+        self.decks: list[list[int]] = [[], [], []]  # equipment per level, not dealt yet
+        self.removed: list[int] = []  # equipment out of play at this table size (1.4)
+        self.piles: list[list[int]] = [[], [], []]  # monster pile per level (drawn from the end)
+        self.reserves: list[list[int]] = [[], [], []]  # monsters of each level not in its pile
+        self.faceup = NO  # the face-up monster
+        self.box: list[int] = []  # cards out of the game (escaped monsters, lost skill cards...)
+        self.sixth: list[int] = []  # the last card of each hand after the draft (face down)
+        # Where the game stands.
+        self.level = 0  # 0..2
+        self.phase = GEAR_UP  # index into PHASES
+        self.start = 0  # the starting player of the level
+        self.draft_round = 1  # 1..DRAFT_ROUNDS
+        self.turn_seat = NO  # whose combat turn it is
+        self.performed = 0  # combat turns performed this level (for the turn cap)
+        self.trigger = NO  # the seat that triggered the end of the combat phase
         self.level_ends = 0
-        self.decision = NO
-        self.current_player = NO
-        self.tasks: list[list] = []
+        self.decision = NO  # the open decision (index into DECISIONS), NO while rules run or at the end
+        self.current_player = NO  # the seat that takes it
+        self.tasks: list[list] = []  # the rule steps still to run, [name, *args] (last runs first)
         self.answering = NO  # the decision the action being applied answers
-        self.atk: dict[str, Any] | None = None  # weapon, used (slots in order), fors (per slot)
-        self.ev: dict[str, Any] | None = None  # seat, inc, used, source
-        self.exh_kinds: list[int] = []
-        self.conversions = 0
-        self.pending_rewards = 0
+        # The decision in progress.
+        self.atk: dict[str, Any] | None = None  # the attack: weapon, used (slots in order), fors (per slot)
+        self.ev: dict[str, Any] | None = None  # the damage event: seat, inc, used, source
+        self.exh_kinds: list[int] = []  # the kinds a charge lets the seat exhaust
+        self.conversions = 0  # conversions made in the current placement
+        self.pending_rewards = 0  # level-up rewards still to choose
+        # Bookkeeping.
         self.gold_out = 0  # paid by the supply to players
         self.gold_in = 0  # paid by players to the supply
         self.initial_gold = 0
-        self.steps = 0
+        self.steps = 0  # decisions played (for the max_steps cap)
         self.truncated = False
-        self._rewards = [0.0] * n
-        self._mask: np.ndarray | None = None
+        self._rewards = [0.0] * n  # of the last apply
+        self._mask: np.ndarray | None = None  # legal_mask() of the open decision, until the next apply
+        # The observation's seat-row cache (envs.lost_legends.observation): signatures and rows.
+        self._row_cache: list | None = None
+        self._row_matrix: np.ndarray | None = None
 
     @classmethod
     def new(cls, game: LostLegendsGame, seed: int | None) -> LostLegendsState:
-        s = cls.__new__(cls)
-        s._blank(game, Chance(seed))
+        s = cls(game, Chance(seed))
         n = s.n
         o = game.options
         # 1. Heroes.
@@ -154,7 +171,7 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
             s.piles[lv] = monsters[: MONSTERS_PER_PLAYER * n]
             s.reserves[lv] = monsters[MONSTERS_PER_PLAYER * n :]
         s.tasks = [["level_start"]]
-        s._run()
+        s.run_tasks()
         return s
 
     def _derive_levels(self) -> None:
@@ -199,25 +216,25 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
             out[CARDS[m].type] += 1
         return out
 
-    # -- the task engine ----------------------------------------------------------------------------
-    def _push(self, *tasks: list) -> None:
-        """Queue tasks so that the first one given runs first."""
-        self.tasks.extend(reversed(tasks))
+    def cost(self, i: int, card_id: int) -> int:
+        """What seat ``i`` pays for the card now: its cost minus the discounts its skills satisfy (2.4)."""
+        return cost_of(card_id, self.levels[i])
 
-    def _open(self, kind: int, seat: int) -> None:
+    # -- the task engine ----------------------------------------------------------------------------
+    def open_decision(self, kind: int, seat: int) -> None:
+        """A rule step stops here: ``seat`` takes a decision of this kind (the task engine pauses)."""
         self.decision = kind
         self.current_player = seat
 
-    def _run(self) -> None:
+    def run_tasks(self) -> None:
         """Run rule steps until one opens a decision or the game ends."""
-        while self.decision == NO and self.phase != OVER:
-            task = self.tasks.pop()
-            getattr(self, "_t_" + task[0])(*task[1:])
+        TASKS.run(self, self.tasks, lambda: self.decision != NO or self.phase == OVER)
         if self.phase == OVER:
             self.current_player = NO
             self.decision = NO
 
-    def _pay_out(self, seat: int, amount: int) -> None:
+    def pay_out(self, seat: int, amount: int) -> None:
+        """The supply pays ``seat`` (kept in the gold ledger)."""
         self.gold[seat] += amount
         self.gold_out += amount
 
@@ -237,15 +254,15 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
             card = self.picks[q]
             if d == DRAFT_PLACE:
                 mask[A.PLACE_SKILL] = 1
-            if self.buy_legal_now(q, card):
+            if draft.buy_legal_now(self, q, card):
                 mask[A.BUY] = 1
-            if self.buy_legal_after_conversions(q, card):
+            if draft.buy_legal_after_conversions(self, q, card):
                 for s in range(NUM_SLOTS):
                     if self.slots[q][s] != NO:
                         mask[A.CONVERT + s] = 1
         elif d in (SELECT_OWN, SELECT_DRAWN):
             mask[A.ATTACK] = 1
-            if self.can_pass(q):
+            if combat.can_pass(self, q):
                 mask[A.PASS] = 1
         elif d in (SELECT_NONE, SELECT_AFTER_PASS):
             if self.faceup != NO:
@@ -261,13 +278,17 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
             if not armed:
                 mask[A.UNARMED] = 1
         elif d == ATTACK_BUILD:
-            self._attack_mask(q, mask)
+            combat.attack_mask(self, q, mask)
         elif d == DEFEND:
-            self._defend_mask(q, mask)
+            combat.defend_mask(self, q, mask)
         elif d == HEAL:
             for s in ARTIFACT_SLOTS:
                 c = self.slots[q][s]
-                if c != NO and CARDS[c].use == "heal" and (not self.exhausted[q][s] or self._refresh_affordable(q, s)):
+                if (
+                    c != NO
+                    and CARDS[c].use == "heal"
+                    and (not self.exhausted[q][s] or combat.refresh_affordable(self, q, s))
+                ):
                     mask[A.USE + s] = 1
             mask[A.ACCEPT_DEFEAT] = 1
         elif d == LEVEL_REWARD:
@@ -281,14 +302,14 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
                 if count:
                     mask[A.LOSE + sk] = 1
         elif d == CHARGE_EXHAUST:
-            for s in self.exhaust_options(q):
+            for s in combat.exhaust_options(self, q):
                 mask[A.EXHAUST + s] = 1
         return mask
 
     # -- apply --------------------------------------------------------------------------------------
     def illegal_why(self) -> str:
         if 0 <= self.decision < len(DECISIONS):
-            return f"the decision is {DECISIONS[self.decision]}"
+            return f"the decision is: {text.DECISION_WORDS[self.decision]}"
         return "the game is over"
 
     def apply_legal(self, action: int) -> None:
@@ -296,13 +317,13 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
         shaped = self.game.options["reward_scheme"] == "shaped"
         before = self.potentials() if shaped else None
         self._mask = None
-        handler, args = _HANDLERS[action]
-        # The handler answers ``answering``; it reopens a decision (USE, MANA, CONVERT...) or
+        answer, args = _ANSWERS_BY_ID[action]
+        # The answer takes ``answering``; it reopens a decision (USE, MANA, CONVERT...) or
         # leaves none open, and then the task engine runs to the next one.
         self.answering = self.decision
         self.decision = NO
-        handler(self, *args)
-        self._run()
+        answer(self, *args)
+        self.run_tasks()
         self._mask = None
         self.steps += 1
         n = self.n
@@ -329,90 +350,55 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
             d.update(final_score=self.scores(), breakdown=self.score_breakdown(), winners=self.winners())
         return d
 
+    # -- scores, outcome, rewards -------------------------------------------------------------------
+    def score_breakdown(self) -> list[dict[str, int]]:
+        return score_breakdown(self)
+
+    def scores(self) -> list[float]:
+        return [float(sum(b.values())) for b in self.score_breakdown()]
+
+    def winners(self) -> list[int]:
+        sc = self.scores()
+        best = max(sc)
+        return [i for i in range(self.n) if sc[i] == best]
+
+    def potentials(self) -> list[float]:
+        """The shaped scheme's potential per seat: own score minus the mean of the others', scaled."""
+        sc = self.scores()
+        total = sum(sc)
+        scale = self.game.options["shaped_scale"]
+        return [(sc[i] - (total - sc[i]) / (self.n - 1)) / scale for i in range(self.n)]
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_truncated(self) -> bool:
+        return self.truncated and self.phase != OVER
+
+    def outcome(self) -> Outcome | None:
+        if self.phase == OVER:
+            return Outcome(tuple(self.winners()), END_REASONS[0])
+        if self.truncated:
+            return Outcome((), END_REASONS[1], truncated=True)
+        return None
+
+    def rewards(self) -> list[float]:
+        return self._rewards
+
+    def returns(self) -> list[float]:
+        if self.phase != OVER:
+            return [0.0] * self.n
+        return final_returns(self, self.game.options["reward_scheme"])
+
     # -- observation and text -----------------------------------------------------------------------
     def observe(self, seat: int) -> np.ndarray:
         return self.game.encode(self, check_seat(self, seat))
 
-    def card_name(self, card_id: int) -> str:
-        if card_id == NO:
-            return "-"
-        c = CARDS[card_id]
-        return f"{c.name} {c.code}"
-
     def describe_action(self, action: int) -> str:
-        name, args = A.LAYOUT.decode(int(action))
-        q = self.current_player if self.current_player != NO else 0
-        if name == "PICK":
-            hand = self.hands[q]
-            k = args[0]
-            return f"pick {self.card_name(hand[k])}" if k < len(hand) else f"pick hand slot {k} (empty)"
-        if name in ("CONVERT", "USE", "MANA", "EXHAUST"):
-            s = args[0]
-            card = self.card_name(self.slots[q][s])
-            verb = {
-                "CONVERT": "turn into a skill:",
-                "USE": "refresh" if self.exhausted[q][s] else "use",
-                "MANA": "pay mana for the FOR line of",
-                "EXHAUST": "exhaust for the charge:",
-            }[name]
-            return f"{verb} {card} (slot {s})"
-        if name == "WEAPON":
-            return f"attack with {self.card_name(self.slots[q][args[0]])}"
-        if name == "LOSE":
-            return f"lose one {SKILLS[args[0]]} skill card"
-        if name == "BUY" and self.picks[q] != NO:
-            return f"buy {self.card_name(self.picks[q])} for {self.cost(q, self.picks[q])} gold"
-        if name == "PLACE_SKILL" and self.picks[q] != NO:
-            return f"place {self.card_name(self.picks[q])} as a {SKILLS[CARDS[self.picks[q]].skill]} skill"
-        if name == "TAKE_FACEUP":
-            return f"take the face-up {self.card_name(self.faceup)}"
-        return A.LAYOUT.block(name).doc
+        return text.describe_action(self, action)
 
     def render(self, seat: int | None = None) -> str:
-        lines = []
-        status = f"{LEVEL_NAMES[min(self.level, 2)]}, {PHASES[self.phase]}"
-        if self.phase == GEAR_UP:
-            status += f" round {self.draft_round}"
-        if self.phase == OVER:
-            status = f"game over; scores {self.scores()}; winners {self.winners()}"
-        elif self.current_player != NO:
-            status += f"; player_{self.current_player} decides {DECISIONS[self.decision]}"
-        lines.append(f"Lost Legends, {self.n} players: {status}")
-        lines.append(
-            f"pile {len(self.piles[min(self.level, 2)])} cards, face-up {self.card_name(self.faceup)}; "
-            f"challenge trophies {dict(zip(MONSTER_TYPE_NAMES, self.challenge))}; "
-            f"tokens left {[4 - t for t in self.stack_taken]}"
-        )
-        for i in range(self.n):
-            mon = "-"
-            if self.front[i] != NO:
-                m = CARDS[self.front[i]]
-                mon = f"{m.name} ({self.markers[i]}/{m.life})"
-            eq = ", ".join(
-                self.card_name(c) + ("*" if self.exhausted[i][s] else "")
-                for s, c in enumerate(self.slots[i])
-                if c != NO
-            )
-            skills = "".join(f"{SKILLS[k]}{v}" for k, v in enumerate(self.levels[i]) if v)
-            lines.append(
-                f"player_{i} {HERO_NAMES[self.heroes[i]]}{' (start)' if i == self.start else ''}"
-                f"{' DEFEATED' if self.defeated[i] else ''}: gold {self.gold[i]}, life {self.life[i]}/"
-                f"{self.max_life(i)}, mana {self.mana[i]}/{self.max_mana(i)}, xp {self.xp[i]}, legend "
-                f"{self.legend[i]}, skills {skills}, trophies {self.trophy_counts(i)}, tokens {self.tokens[i]}; "
-                f"monster {mon}; equipment [{eq}]"
-            )
-            if seat is None or seat == i:
-                if self.hands[i] or self.picks[i] != NO:
-                    hand = ", ".join(self.card_name(c) for c in self.hands[i])
-                    lines.append(f"  hand [{hand}], pick {self.card_name(self.picks[i])}")
-            elif self.picks[i] != NO:
-                lines.append(
-                    f"  revealed pick {self.card_name(self.picks[i])}" if self.pick_revealed(i) else "  has picked"
-                )
-        if self.current_player != NO and (seat is None or seat == self.current_player):
-            legal = ", ".join(f"{a}: {self.describe_action(a)}" for a in self.legal_actions())
-            lines.append(f"legal: {legal}")
-        return "\n".join(lines)
+        return text.render(self, seat)
 
     # -- copies and JSON ----------------------------------------------------------------------------
     def clone(self) -> LostLegendsState:
@@ -485,8 +471,7 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
     @classmethod
     def from_json(cls, game: LostLegendsGame, data: dict[str, Any]) -> LostLegendsState:
         check_state_header(game, data, len(data["players"]))
-        s = cls.__new__(cls)
-        s._blank(game, Chance.from_json(data["chance"]) if data.get("chance") else Chance())
+        s = cls(game, Chance.from_json(data["chance"]) if data.get("chance") else Chance())
         s.level = data["level"]
         s.phase = PHASES.index(data["phase"])
         s.start = data["start"]
@@ -550,7 +535,7 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
             s.decision = NO
         elif s.decision == NO and s.tasks:
             # A hand-written position may leave the next decision to the rules: run to it.
-            s._run()
+            s.run_tasks()
         return s
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> LostLegendsState:
@@ -574,7 +559,7 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
                     positions.append(("hand", i, k))
                     pool.append(c)
             c = players[i]["pick"]
-            if c != NO and c not in seen and not self.pick_revealed(i):
+            if c != NO and c not in seen and not pick_revealed(self, i):
                 positions.append(("pick", i, 0))
                 pool.append(c)
         for k, c in enumerate(data["sixth"]):
@@ -603,10 +588,32 @@ class LostLegendsState(DraftMixin, CombatMixin, ScoringMixin, State):
             deck = data["decks"][lv]
             deck[:] = [deck[j] for j in rng.permutation(len(deck)).tolist()]
         data["chance"] = Chance(int(rng.integers(2**63))).to_json()
-        return self.game.state_from_json(data)
+        return LostLegendsState.from_json(self.game, data)  # checked: it is this state, redealt
 
 
-# Action id -> (handler, arguments), so apply() dispatches without string work.
-_HANDLERS = tuple(
-    (getattr(LostLegendsState, "_do_" + A.LAYOUT.name_of(a).lower()), A.LAYOUT.args_of(a)) for a in range(A.NUM_ACTIONS)
-)
+# The answer to each decision, by action block: the function of the phase that plays it.
+_ANSWERS = {
+    "PICK": draft.pick,
+    "PLACE_SKILL": draft.place_skill,
+    "BUY": draft.buy,
+    "CONVERT": draft.convert,
+    "ATTACK": combat.choose_attack,
+    "PASS": combat.pass_monster,
+    "TAKE_FACEUP": combat.take_faceup,
+    "DRAW": combat.draw_monster,
+    "WEAPON": combat.choose_weapon,
+    "UNARMED": combat.choose_unarmed,
+    "USE": combat.use_card,
+    "MANA": combat.pay_mana,
+    "STRIKE": combat.strike,
+    "ACCEPT_DAMAGE": combat.accept_damage,
+    "ACCEPT_DEFEAT": combat.accept_defeat,
+    "REWARD_GOLD": combat.reward_gold,
+    "REWARD_LIFE": combat.reward_life,
+    "REWARD_MANA": combat.reward_mana,
+    "LOSE": combat.lose_skill,
+    "EXHAUST": combat.exhaust_card,
+}
+assert set(_ANSWERS) == {b.name for b in A.LAYOUT.blocks}, "every action block needs its answer"
+# Action id -> (answer, its arguments), so apply() dispatches without decoding.
+_ANSWERS_BY_ID = tuple((_ANSWERS[A.LAYOUT.name_of(a)], A.LAYOUT.args_of(a)) for a in range(A.NUM_ACTIONS))

@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from envs.lost_legends import actions as A
-from envs.lost_legends.content import EQUIPMENT, HERO_NAMES, HEROES, LEVEL_MONSTERS, MONSTERS, NUM_SLOTS
-from envs.lost_legends.rules import NO, LostLegendsGame
+from envs.lost_legends import draft
+from envs.lost_legends.common import NO
+from envs.lost_legends.content import EQUIPMENT, HERO_NAMES, HEROES, LEVEL_MONSTERS, MONSTERS, NUM_CARDS, NUM_SLOTS
+from envs.lost_legends.game import LostLegendsGame
 
 BY_CODE = {c.code: c.id for c in EQUIPMENT + MONSTERS}
 DEFAULT_HEROES = ("Warrior", "Hunter", "Assassin", "Sorceress", "Barbarian")
@@ -83,6 +85,17 @@ class Position:
             d["decks"][k] = []
         d["gold_ledger"] = None
         self.data = d
+        self._box_the_rest()
+
+    def _box_the_rest(self) -> None:
+        """Every card the position does not use goes to the box (a state holds each card once)."""
+        d = self.data
+        used = set(d["removed"]) | set(d["box"]) | set(d["sixth"]) | {d["faceup"]}
+        for lv in range(3):
+            used.update(d["decks"][lv] + d["piles"][lv] + d["reserves"][lv])
+        for p in d["players"]:
+            used.update(p["hand"] + p["skill_cards"] + p["slots"] + p["trophies"] + [p["pick"], p["front"]])
+        d["box"] += [c for c in range(NUM_CARDS) if c not in used]
 
     # -- setters -------------------------------------------------------------------------------
     def p(self, seat: int) -> dict:
@@ -93,15 +106,14 @@ class Position:
         return self
 
     def equip(self, seat: int, code: str, exhausted: bool = False) -> Position:
-        state = self.game.state_from_json(self.data)
-        slot = state.target_slot(seat, cid(code))
+        slot = draft.target_slot(None, seat, cid(code), slots=self.p(seat)["slots"])
         assert slot != NO, f"{code} cannot be equipped by seat {seat}"
-        self.p(seat)["slots"][slot] = cid(code)
+        self.p(seat)["slots"][slot] = self._take_equipment(code)
         self.p(seat)["exhausted"][slot] = exhausted
         return self
 
     def skills(self, seat: int, *codes: str) -> Position:
-        self.p(seat)["skill_cards"] += [cid(c) for c in codes]
+        self.p(seat)["skill_cards"] += [self._take_equipment(c) for c in codes]
         return self
 
     def front(self, seat: int, code: str | None, markers: int = 0) -> Position:
@@ -123,10 +135,28 @@ class Position:
         self.p(seat)["trophies"] += [self._take_monster(c) for c in codes]
         return self
 
+    def _take_equipment(self, code: str) -> int:
+        """Move an equipment card out of wherever the position has it."""
+        c = cid(code)
+        d = self.data
+        for zone in (*d["decks"], d["removed"], d["box"], d["sixth"]):
+            if c in zone:
+                zone.remove(c)
+        for p in d["players"]:
+            for zone in (p["hand"], p["skill_cards"]):
+                if c in zone:
+                    zone.remove(c)
+            p["slots"] = [NO if x == c else x for x in p["slots"]]
+            if p["pick"] == c:
+                p["pick"] = NO
+        return c
+
     def _take_monster(self, code: str) -> int:
         """Move a monster out of wherever the default position put it."""
         m = cid(code)
         d = self.data
+        if m in d["box"]:
+            d["box"].remove(m)
         for lv in range(3):
             for zone in (d["piles"][lv], d["reserves"][lv]):
                 if m in zone:
@@ -145,7 +175,7 @@ class Position:
         """Seat reveals ``code`` as its pick in the last draft round and must place it."""
         d = self.data
         d.update(phase="gear-up", decision="DRAFT_PLACE", current_player=seat, tasks=[["draft_place", self.n]])
-        self.p(seat)["pick"] = cid(code)
+        self.p(seat)["pick"] = self._take_equipment(code)
         return self
 
     def turn(self, seat: int) -> Position:
@@ -166,4 +196,5 @@ class Position:
         return self
 
     def state(self):
+        self._box_the_rest()  # the cards a setter replaced (a front, the face-up monster, a pile)
         return self.game.state_from_json(self.data)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.lost_legends import combat, draft
+from envs.lost_legends.common import COMBAT, FINAL, GEAR_UP, NO, hero_level
 from envs.lost_legends.content import CARDS, HEROES, KINDS, SKILLS, TROPHY_STACKS
 from envs.lost_legends.observation import CE_SIZE, OBSERVATION_LAYOUT, SEAT, SEAT_SIZE, SLOT_SIZE
-from envs.lost_legends.rules import COMBAT, FINAL, GEAR_UP, NO, hero_level
 
 OFF = {b.name: b.offset for b in OBSERVATION_LAYOUT.blocks}
 EXH_KINDS = ("S-scr", "S-fol", "R-trk", "A-hlm")
@@ -95,8 +96,8 @@ def documented(s, seat: int) -> np.ndarray:
         put(OFF["hand"] + k * (1 + CE_SIZE), 1)
         ce(OFF["hand"] + k * (1 + CE_SIZE) + 1, c)
         put(OFF["hand_costs"] + 3 * k, s.cost(seat, c) / 12)
-        put(OFF["hand_costs"] + 3 * k + 1, s.buy_legal_now(seat, c))
-        put(OFF["hand_costs"] + 3 * k + 2, s.buy_legal_after_conversions(seat, c))
+        put(OFF["hand_costs"] + 3 * k + 1, draft.buy_legal_now(s, seat, c))
+        put(OFF["hand_costs"] + 3 * k + 2, draft.buy_legal_after_conversions(s, seat, c))
     pick = s.picks[seat]
     if pick != NO:
         put(OFF["pick"], 1)
@@ -117,8 +118,8 @@ def documented(s, seat: int) -> np.ndarray:
             put(a + 16 + slot, count / 5)
         if s.atk["weapon"] != NO:
             put(a + s.atk["weapon"], 1)
-            d = s.attack_damage(seat)
-            dealt = s.dealt(front, d)
+            d = combat.attack_damage(s, seat)
+            dealt = combat.dealt(front, d)
             for t in range(4):
                 put(a + 28 + t, d[t] / 20)
             put(a + 32, dealt / 20)
@@ -126,13 +127,13 @@ def documented(s, seat: int) -> np.ndarray:
     if front != NO:
         weapons = [w for w in range(3) if s.slots[seat][w] != NO]
         for w in weapons:
-            d = s.attack_damage(seat, {"weapon": w, "used": [], "fors": [0] * 12})
-            put(OFF["weapon_options"] + w, s.dealt(front, d) / 20)
+            d = combat.attack_damage(s, seat, {"weapon": w, "used": [], "fors": [0] * 12})
+            put(OFF["weapon_options"] + w, combat.dealt(front, d) / 20)
         if not weapons:
-            put(OFF["weapon_options"] + 3, s.dealt(front, [1, 0, 0, 0]) / 20)
+            put(OFF["weapon_options"] + 3, combat.dealt(front, [1, 0, 0, 0]) / 20)
     if s.ev is not None and s.ev["seat"] == seat:
         a = OFF["defence"]
-        rest = s.remaining_damage(seat, s.ev["inc"], s.ev["used"])
+        rest = combat.remaining_damage(s, seat, s.ev["inc"], s.ev["used"])
         for t in range(4):
             put(a + t, rest[t] / 10)
         for slot in s.ev["used"]:

@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, seed_test
 from envs import lost_legends_v0
 from envs.core.game import IllegalActionError
 from envs.lost_legends import actions as A
-from envs.lost_legends.rules import LostLegendsGame
+from envs.lost_legends.game import LostLegendsGame
 
 
 @pytest.fixture(autouse=True)
@@ -116,7 +116,7 @@ def test_illegal_action_raises_a_clear_error():
         env.step(bad)
     assert "illegal" in str(err.value) and "Legal actions" in str(err.value)
     s = LostLegendsGame(num_players=3).new_state(0)
-    with pytest.raises(ValueError, match="DRAFT_PICK"):
+    with pytest.raises(ValueError, match="the decision is: pick a card from the hand"):
         s.apply(A.STRIKE)
     with pytest.raises(ValueError, match="not an id"):
         s.apply(999)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
-from envs.lost_legends.rules import LostLegendsGame
 
 
 def _play(game, seed: int, bots: dict, rng):

@@ -13,8 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.lost_legends import draft, text
+from envs.lost_legends.common import GEAR_UP, NO
+from envs.lost_legends.content import CARDS, KINDS
+from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
-from envs.lost_legends.rules import GEAR_UP, NO, LostLegendsGame
 
 
 def random_positions(n: int, seed: int, every: int = 3):
@@ -66,6 +69,10 @@ def test_resample_keeps_seen_cards_in_place():
                     assert other.picks[j] == s.picks[j]
 
 
+def _melee(cards: list[int]) -> list[int]:
+    return [c for c in cards if KINDS[CARDS[c].kind] == "W-mel"]
+
+
 def test_controls_visible_changes_do_change_the_observation():
     s = LostLegendsGame(num_players=4).new_state(2)
     seat = s.current_player
@@ -83,7 +90,11 @@ def test_controls_visible_changes_do_change_the_observation():
     assert np.array_equal(swapped.observe(third), s.observe(third))
     # An opponent's public equipment is visible.
     data = s.to_json()
-    data["players"][a]["slots"][0] = 0
+    # a melee weapon b cannot see, moved (a card is in one place at a time)
+    zone = next(z for z in (data["decks"][0], data["removed"], data["players"][a]["hand"]) if _melee(z))
+    sword = _melee(zone)[0]
+    zone.remove(sword)
+    data["players"][a]["slots"][0] = sword
     assert not np.array_equal(s.game.state_from_json(data).observe(b), s.observe(b))
 
 
@@ -96,7 +107,7 @@ def test_a_revealed_pick_is_public_and_never_resampled():
     rng = np.random.default_rng(0)
     for seat in range(4):
         if seat != placer:
-            assert s.card_name(card) in s.render(seat)
+            assert text.card_name(card) in s.render(seat)
             assert all(s.resample_hidden(seat, rng).picks[placer] == card for _ in range(5))
 
 
@@ -113,5 +124,5 @@ def test_resampled_states_are_consistent_for_every_seat():
             assert cards == sorted([c for j in range(5) for c in s.hands[j] + [s.picks[j]] if c != NO] + s.sixth)
             for j in range(5):
                 assert set(other.hands[j]) <= set(other.seen[j])
-                if other.picks[j] != NO and not other.pick_revealed(j):
+                if other.picks[j] != NO and not draft.pick_revealed(other, j):
                     assert other.picks[j] in other.seen[j]

@@ -45,17 +45,7 @@ import numpy as np
 import pytest
 
 from envs import lost_legends_v0
-from envs.lost_legends.content import (
-    CARDS,
-    HEROES,
-    KINDS,
-    NUM_CARDS,
-    TROPHY_STACKS,
-    XP_THRESHOLDS,
-    is_monster,
-)
-from envs.lost_legends.heuristic import HeuristicBot
-from envs.lost_legends.rules import (
+from envs.lost_legends.common import (
     ARTIFACT_SLOTS,
     DECISIONS,
     GEAR_UP,
@@ -66,9 +56,19 @@ from envs.lost_legends.rules import (
     SELECT_NONE,
     SELECT_OWN,
     SPELL_SLOTS,
-    LostLegendsGame,
     hero_level,
 )
+from envs.lost_legends.content import (
+    CARDS,
+    HEROES,
+    KINDS,
+    NUM_CARDS,
+    TROPHY_STACKS,
+    XP_THRESHOLDS,
+    is_monster,
+)
+from envs.lost_legends.game import LostLegendsGame
+from envs.lost_legends.heuristic import HeuristicBot
 
 GAMES = {3: 700, 4: 650, 5: 650}  # 2,000 in the default run
 SLOW_GAMES = {3: 3400, 4: 3300, 5: 3300}  # 10,000 under -m slow

@@ -10,9 +10,10 @@ import random
 import numpy as np
 import pytest
 
+from envs.lost_legends import draft
+from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
 from envs.lost_legends.observation import OBSERVATION_LAYOUT
-from envs.lost_legends.rules import LostLegendsGame
 from tests.envs.lost_legends.reference_observation import documented
 
 
@@ -69,6 +70,8 @@ def test_hand_cost_block_agrees_with_the_rules():
             v = s.observe(seat)[block].reshape(6, 3)
             for k, c in enumerate(s.hands[seat]):
                 assert v[k, 0] == np.float32(min(1.0, s.cost(seat, c) / 12))
-                assert v[k, 1] == s.buy_legal_now(seat, c) and v[k, 2] == s.buy_legal_after_conversions(seat, c)
+                assert v[k, 1] == draft.buy_legal_now(s, seat, c) and v[k, 2] == draft.buy_legal_after_conversions(
+                    s, seat, c
+                )
                 checked += 1
     assert checked > 500

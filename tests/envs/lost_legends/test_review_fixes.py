@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from envs.lost_legends import actions as A
+from envs.lost_legends.common import DRAFT_BUY_COMMITTED, DRAFT_PICK, DRAFT_PLACE, GEAR_UP
+from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
-from envs.lost_legends.rules import DRAFT_BUY_COMMITTED, DRAFT_PICK, DRAFT_PLACE, GEAR_UP, LostLegendsGame
 from tests.envs.lost_legends.builders import Position, act, cid
 
 

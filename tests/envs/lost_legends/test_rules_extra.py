@@ -7,14 +7,7 @@ import numpy as np
 
 from envs import lost_legends_v0
 from envs.lost_legends import actions as A
-from envs.lost_legends.rules import (
-    ATTACK_BUILD,
-    DEFEND,
-    LEVEL_REWARD,
-    NO,
-    SELECT_DRAWN,
-    SELECT_NONE,
-)
+from envs.lost_legends.common import ATTACK_BUILD, DEFEND, LEVEL_REWARD, NO, SELECT_DRAWN, SELECT_NONE
 from tests.envs.lost_legends.builders import Position, act, cid
 
 H4 = ["Warrior", "Hunter", "Assassin", "Sorceress"]

@@ -9,9 +9,8 @@ from __future__ import annotations
 import pytest
 
 from envs.lost_legends import actions as A
-from envs.lost_legends.content import CARDS
-from envs.lost_legends.observation import OBSERVATION_LAYOUT
-from envs.lost_legends.rules import (
+from envs.lost_legends import combat, draft
+from envs.lost_legends.common import (
     CHARGE_EXHAUST,
     DEFEND,
     DRAFT_BUY_COMMITTED,
@@ -22,9 +21,11 @@ from envs.lost_legends.rules import (
     LOSE_SKILL,
     NO,
     SELECT_OWN,
-    LostLegendsGame,
     hero_level,
 )
+from envs.lost_legends.content import CARDS
+from envs.lost_legends.game import LostLegendsGame
+from envs.lost_legends.observation import OBSERVATION_LAYOUT
 from tests.envs.lost_legends.builders import Position, act, cid, legal_names
 
 H4 = ["Warrior", "Hunter", "Assassin", "Sorceress"]
@@ -101,7 +102,7 @@ def test_26_slot_rules():
     s = Position(4, H4, level=1).set(0, gold=20).equip(0, "1-15").placing(0, "1-16").state()
     assert not s.legal_mask()[A.BUY]
     s = Position(4, H4, level=1).set(0, gold=20).equip(0, "1-24").placing(0, "1-25").state()
-    assert not s.legal_mask()[A.BUY] and s.target_slot(0, cid("1-25")) == NO
+    assert not s.legal_mask()[A.BUY] and draft.target_slot(s, 0, cid("1-25")) == NO
 
 
 # -- 7-10, 27, 28: attacks (2.6) -------------------------------------------------------------------
@@ -158,10 +159,10 @@ def test_10_undead_ogre_example():
     act(s, "USE", bolt)  # refresh for 1 mana
     assert not s.exhausted[0][bolt] and s.mana[0] == 1
     assert not s.legal_mask()[A.USE + bolt]  # ready, but once per attack
-    assert s.attack_damage(0) == [0, 0, 6, 0]
+    assert combat.attack_damage(s, 0) == [0, 0, 6, 0]
     act(s, "STRIKE")
     assert s.markers[0] == 6 and s.decision == DEFEND and s.current_player == 0
-    assert s.remaining_damage(0, s.ev["inc"], []) == [2, 0, 0, 1]  # the Oak Shield took 1 melee
+    assert combat.remaining_damage(s, 0, s.ev["inc"], []) == [2, 0, 0, 1]  # the Oak Shield took 1 melee
     act(s, "USE", evasion)
     act(s, "ACCEPT_DAMAGE")
     assert s.life[0] == 2
@@ -211,7 +212,7 @@ def test_11_healing_at_zero():
     s = Position(4, heroes, level=2).equip(0, "1-13").equip(0, "1-24").front(0, "2-M12").attacking(0).state()
     act(s, "UNARMED")
     act(s, "STRIKE")  # melee is cancelled: the Wraith attacks
-    assert s.decision == DEFEND and s.remaining_damage(0, s.ev["inc"], []) == [0, 0, 2, 1]
+    assert s.decision == DEFEND and combat.remaining_damage(s, 0, s.ev["inc"], []) == [0, 0, 2, 1]
     act(s, "ACCEPT_DAMAGE")
     assert s.life[0] == 0 and s.decision == HEAL
     act(s, "USE", 9)
@@ -278,10 +279,10 @@ def test_20_all_players_suffer():
 
 
 def test_24_alternative_level_end():
-    pos = Position(4, H4, level=1).set(0, life=1).front(0, "1-M04")
+    pos = Position(4, H4, level=1).set(0, life=1).front(0, "1-M04").trophies(1, "1-M01")
     for q in (1, 2, 3):
         pos.set(q, defeated=True).front(q, None)
-    pos.data["challenge"] = [1, NO, NO, NO]
+    pos.data["challenge"] = [1, NO, NO, NO]  # seat 1 holds the animal challenge (it owns an animal)
     s = pos.attacking(0).state()
     legend = s.legend[1]
     act(s, "UNARMED")
@@ -332,7 +333,9 @@ def test_15_trophy_tokens():
     data = s.to_json()
     # The next player to 3 of a kind gets 6.
     pos = Position(4, H4, level=1).trophies(0, "1-M08", "1-M09").front(0, "1-M10", markers=3)
-    pos.data["stack_taken"] = list(data["stack_taken"])
+    pos.data["stack_taken"] = list(data["stack_taken"])  # with the tokens their holders took
+    for i in range(4):
+        pos.set(i, tokens=list(data["players"][i]["tokens"]))
     s = pos.attacking(0).state()
     act(s, "UNARMED")
     act(s, "STRIKE")
@@ -369,8 +372,8 @@ def test_19_harpy_charge():
     act(s, "EXHAUST", 9)
     assert s.exhausted[0][9] and not s.exhausted[0][6] and s.front[0] == cid("2-M06")
     # (b) Revealed face up in step 1: the humanoid challenge-trophy holder suffers it.
-    pos = Position(4, heroes, level=2).equip(2, "1-18").faceup(None).pile("2-M01", "2-M06")
-    pos.data["challenge"][1] = 2
+    pos = Position(4, heroes, level=2).equip(2, "1-18").faceup(None).pile("2-M01", "2-M06").trophies(2, "2-M08")
+    pos.data["challenge"][1] = 2  # seat 2 holds the humanoid challenge (it owns a humanoid)
     s = pos.turn(0).state()
     assert s.faceup == cid("2-M06") and s.decision == CHARGE_EXHAUST and s.current_player == 2
     act(s, "EXHAUST", 6)
@@ -416,6 +419,7 @@ def test_22_next_starting_player():
 def test_23_level_end():
     pos = Position(4, ["Sorceress", "Warrior", "Hunter", "Assassin"], level=1)
     pos.equip(0, "1-18", exhausted=True).equip(0, "1-24", exhausted=True).set(0, life=1, mana=0, defeated=True)
+    pos.front(0, None).trophies(0, "1-M01", "1-M08")  # defeated: no monster; the trophies of its challenges
     pos.data["challenge"] = [0, 0, NO, NO]
     s = pos.level_end().state()
     assert s.legend[0] == 2 and not any(s.exhausted[0])
@@ -424,7 +428,8 @@ def test_23_level_end():
 
 def test_25_final_score_48():
     pos = Position(4, H4, level=3)
-    pos.set(0, legend=11, xp=21, tokens=[0, 5, 0, 7, 8, 4], gold=5)
+    pos.set(0, legend=11, xp=21, tokens=[4, 5, 0, 7, 8, 0], gold=5)  # the top token of T1, T2, T4 and T5
+    pos.data["stack_taken"] = [1, 1, 0, 1, 1, 0]
     pos.set(1, gold=9).set(2, gold=1).set(3, gold=0)
     pos.data.update(phase="over", decision=None, tasks=[])
     s = pos.state()

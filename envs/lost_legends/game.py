@@ -1,29 +1,12 @@
-"""Lost Legends rules: the game, its options, and the names the rest of the code imports.
+"""Lost Legends, the game: :class:`LostLegendsGame`, its options (docs section 10) and the state factory.
 
-Pure rules: no gymnasium or PettingZoo here. Seats are absolute (0..n-1) inside the state; only
-observations are relative. Section numbers (2.4, 2.7.2...) refer to docs/lost_legends.md.
-
-How a game runs: the state holds one open *decision* (its kind and the seat that takes it) and a
-stack of *tasks*, the rule steps still to do (``["turn", 2]``, ``["event", 1, mel, rng, mag, cha,
-source]``...). After an action the engine pops and runs tasks until one of them opens the next
-decision. Tasks are plain JSON lists, so a state in the middle of a turn, a monster attack or a
-charge round-trips through :meth:`LostLegendsState.to_json` unchanged. All randomness (hero draw,
-starting player, pile and deck shuffles) goes through ``state.chance``.
-
-Card effects are interpreted from the :class:`~envs.lost_legends.content.Line` primitives of the
-content tables; no card is named in the rules.
-
-The rules are split by phase; this module keeps every name importable from
-``envs.lost_legends.rules``:
-
-| Module | Content |
-|---|---|
-| ``rules`` | :class:`LostLegendsGame` and ``OPTION_SPEC`` (section 10) |
-| ``common`` | decision kinds, phases, slot tables, pure helpers (costs, modifiers, scoring tables) |
-| ``state`` | :class:`LostLegendsState`: setup, bookkeeping, task engine, legal mask, apply, JSON |
-| ``draft`` | gear-up: level start, draft picks and passing, skills, buying, conversions (2.1-2.4) |
-| ``combat`` | turns, attack, monster attack and damage events, defeat, charges, kill rewards (2.5-2.9) |
-| ``scoring`` | level end (2.10, 2.11), final scores, winners, returns (2.12, 7) |
+Pure rules: no gymnasium or PettingZoo here. The package's roles: :mod:`~envs.lost_legends.content`
+(cards, heroes, monsters as data), :mod:`~envs.lost_legends.actions` (the action ids),
+:mod:`~envs.lost_legends.state` (the State: fields, legal mask, apply, JSON), the phases as plain
+functions (:mod:`~envs.lost_legends.draft`, :mod:`~envs.lost_legends.combat`,
+:mod:`~envs.lost_legends.scoring`, over the shared names of :mod:`~envs.lost_legends.common`),
+:mod:`~envs.lost_legends.text`, :mod:`~envs.lost_legends.observation`, :mod:`~envs.lost_legends.heuristic`,
+:mod:`~envs.lost_legends.board`, :mod:`~envs.lost_legends.docs` and :mod:`~envs.lost_legends.env`.
 """
 
 from __future__ import annotations
@@ -41,93 +24,12 @@ from envs.core.options import (
     reward_scheme_option,
 )
 from envs.lost_legends import actions as A
-from envs.lost_legends.common import (
-    ABSORB_ORDER,
-    ARTIFACT_SLOTS,
-    ATTACK_BUILD,
-    CHARGE_EXHAUST,
-    CHOOSE_WEAPON,
-    COMBAT,
-    DECISIONS,
-    DEFEND,
-    DRAFT_BUY_COMMITTED,
-    DRAFT_PICK,
-    DRAFT_PLACE,
-    END_REASONS,
-    FINAL,
-    GEAR_UP,
-    HEAL,
-    KIND_SLOT,
-    LEVEL_REWARD,
-    LOSE_SKILL,
-    NO,
-    OVER,
-    PASSIVE_SLOTS,
-    PHASES,
-    SELECT_AFTER_PASS,
-    SELECT_DRAWN,
-    SELECT_NONE,
-    SELECT_OWN,
-    SOURCES,
-    SPELL_SLOTS,
-    SRC_ALL,
-    SRC_CHARGE,
-    SRC_MONSTER,
-    UNARMED_W,
-    apply_modifier,
-    card_cost,
-    cond_met,
-    gold_bonus,
-    hero_level,
-    xp_points,
-)
+from envs.lost_legends.common import END_REASONS
 from envs.lost_legends.content import CARDS, HERO_NAMES, LEVEL_EQUIPMENT, MAX_PLAYERS
 from envs.lost_legends.observation import OBSERVATION_LAYOUT
 from envs.lost_legends.observation import encode as encode_observation
 from envs.lost_legends.state import LostLegendsState
-
-__all__ = [
-    "ABSORB_ORDER",
-    "ARTIFACT_SLOTS",
-    "ATTACK_BUILD",
-    "CHARGE_EXHAUST",
-    "CHOOSE_WEAPON",
-    "COMBAT",
-    "DECISIONS",
-    "DEFEND",
-    "DRAFT_BUY_COMMITTED",
-    "DRAFT_PICK",
-    "DRAFT_PLACE",
-    "FINAL",
-    "GEAR_UP",
-    "HEAL",
-    "KIND_SLOT",
-    "LEVEL_REWARD",
-    "LOSE_SKILL",
-    "NO",
-    "OPTION_SPEC",
-    "OVER",
-    "PASSIVE_SLOTS",
-    "PHASES",
-    "SELECT_AFTER_PASS",
-    "SELECT_DRAWN",
-    "SELECT_NONE",
-    "SELECT_OWN",
-    "SOURCES",
-    "SPELL_SLOTS",
-    "SRC_ALL",
-    "SRC_CHARGE",
-    "SRC_MONSTER",
-    "UNARMED_W",
-    "LostLegendsGame",
-    "LostLegendsState",
-    "apply_modifier",
-    "card_cost",
-    "cond_met",
-    "gold_bonus",
-    "hero_level",
-    "xp_points",
-]
+from envs.lost_legends.validation import check_state_json
 
 
 def _heroes_ok(v: Any) -> bool:
@@ -223,4 +125,17 @@ class LostLegendsGame(Game):
         return LostLegendsState.new(self, seed)
 
     def state_from_json(self, data: dict[str, Any]) -> LostLegendsState:
-        return LostLegendsState.from_json(self, data)
+        """The state written in ``data``, checked first (:mod:`~envs.lost_legends.validation`): a
+        ValueError names the first field that is not a Lost Legends state of this table."""
+        check_state_json(self, data)
+        try:
+            state = LostLegendsState.from_json(self, data)
+        except (IndexError, KeyError, TypeError, AttributeError) as err:  # a safety net: the checks should catch it
+            raise ValueError(
+                f"tasks: the rule steps of this position cannot run ({type(err).__name__}: {err})"
+            ) from err
+        if data.get("decision") is None and not state.is_over():
+            check_state_json(self, state.to_json())  # the decision the tasks ran to
+        if not state.is_over() and not state.legal_mask().any():
+            raise ValueError(f"decision: {data.get('decision') or 'the decision reached'} has no legal action here")
+        return state
