@@ -90,7 +90,7 @@ class Chance:
     def shuffle(self, items: MutableSequence[Any]) -> None:
         """Shuffle ``items`` in place; a scripted outcome is the new order of positions."""
         n = len(items)
-        v = self._next(f"shuffle of {n} items", lambda x: sorted(x) == list(range(n)))
+        v = self._next(f"shuffle of {n} items", lambda x: isinstance(x, (list, tuple)) and sorted(x) == list(range(n)))
         order = list(v) if v is not None else self.rng.permutation(n).tolist()
         items[:] = [items[i] for i in order]
 
@@ -106,11 +106,27 @@ class Chance:
         reader = JsonReader(data, path)
         chance = cls()
         chance.rng = reader.rng_state("rng")
-        chance._script = reader.ints("script", lo=0, default=[])
+        chance._script = reader.list("script", default=[])
+        for i, outcome in enumerate(chance._script):
+            if not _is_outcome(outcome):
+                raise reader.fail(
+                    "script",
+                    f"entry {i} is {outcome!r}: a scripted outcome is an integer >= 0, a float in "
+                    "[0, 1) or a permutation of 0..k-1 (a shuffle)",
+                )
         return chance
 
     def clone(self) -> Chance:
         return Chance.from_json(self.to_json())
+
+
+def _is_outcome(x: Any) -> bool:
+    """What some draw could produce (which draw it serves is checked when it is used)."""
+    if isinstance(x, list):
+        return all(_is_int(v) for v in x) and sorted(x) == list(range(len(x)))
+    if isinstance(x, float):
+        return 0.0 <= x < 1.0
+    return _is_int(x) and x >= 0
 
 
 def _is_int(x: Any) -> bool:
