@@ -8,18 +8,10 @@ use ``env_blocks``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 
+from envs.core.markdown import md_table
 from envs.last_bastion import content as C
-
-
-def md_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    def cell(v: object) -> str:
-        return str(v).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(cell(h) for h in headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def effect(e) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from envs.core.markdown import md_table
 from envs.lost_legends.content import (
     DAMAGE,
     EQUIPMENT_ROWS,
@@ -24,12 +25,7 @@ from envs.lost_legends.content import (
 
 
 def _table(headers, rows) -> str:
-    def cell(v) -> str:
-        return str(v).replace("|", "\\|") if str(v) else "-"
-
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
+    return md_table(headers, rows, empty="-")
 
 
 def heroes() -> str:
