@@ -1,4 +1,4 @@
-"""Last Heroes compiled: the rules of rules.py and the encoder of observation.py in numba.
+"""Last Heroes compiled: the rules of state.py and the encoder of observation.py in numba.
 
 ``LastHeroesGame(engine="compiled")`` plays the same game through :class:`CompiledState`: the
 whole state is one int32 array, and each ``apply`` (which also builds the next legal mask) and
@@ -78,7 +78,7 @@ from envs.last_heroes.observation import (
     T,
     X,
 )
-from envs.last_heroes.rules import LastHeroesState
+from envs.last_heroes.state import LastHeroesState
 
 try:
     from numba import njit

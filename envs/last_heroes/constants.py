@@ -1,6 +1,6 @@
 """Last Heroes' named constants: decision phases, Power ids, Power tile states, the two endings.
 
-Shared by the rules (``rules.py``), their text and JSON forms (``text.py``, ``serialize.py``), the
+Shared by the rules (``state.py``), their text and JSON checks (``text.py``, ``validation.py``), the
 compiled engine, the encoder and the bot; ``rules`` re-exports them.
 """
 

@@ -4,9 +4,8 @@ from envs.core.aec import DRIVER_OPTIONS, infos_markdown, make_env_factories
 from envs.core.observation import fields_table
 from envs.core.options import options_markdown_table
 from envs.last_heroes.actions import LAYOUT
-from envs.last_heroes.game import LastHeroesGame
+from envs.last_heroes.game import OPTION_SPEC, LastHeroesGame
 from envs.last_heroes.observation import OBSERVATION_LAYOUT, SEAT_FIELDS, SLOT_FIELDS
-from envs.last_heroes.rules import OPTION_SPEC
 
 GAME = LastHeroesGame
 env, raw_env = make_env_factories(LastHeroesGame)

@@ -1,7 +1,7 @@
 """Last Heroes: the Game (table configuration) and the choice of rules engine.
 
 The engine is chosen here, above both: ``engine="python"`` plays
-:class:`~envs.last_heroes.rules.LastHeroesState` (the readable reference), ``engine="compiled"``
+:class:`~envs.last_heroes.state.LastHeroesState` (the readable reference), ``engine="compiled"``
 wraps the same setup in
 :class:`~envs.last_heroes.compiled.CompiledState` (the same rules in numba). Neither engine module
 imports this one.
@@ -12,12 +12,79 @@ from __future__ import annotations
 from typing import Any
 
 from envs.core.game import Game, State
+from envs.core.options import (
+    OBSERVATION_MODE,
+    Option,
+    is_bool,
+    is_number_at_least,
+    num_players_option,
+    reward_scheme_option,
+)
 from envs.last_heroes import actions as A
 from envs.last_heroes import compiled
 from envs.last_heroes.constants import END_REASONS
 from envs.last_heroes.content import MAX_PLAYERS, NUM_KINDS, Content, load_content
 from envs.last_heroes.observation import OBSERVATION_LAYOUT, encode
-from envs.last_heroes.rules import OPTION_SPEC, LastHeroesState
+from envs.last_heroes.state import LastHeroesState
+
+
+def _artefact_end_ok(v: Any) -> bool:
+    return v in ("immediate", "end_of_turn", "end_of_round")
+
+
+def _content_ok(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+OPTION_SPEC: tuple[Option, ...] = (
+    num_players_option(2, MAX_PLAYERS, 2),
+    reward_scheme_option("win_loss", ("win_loss", "rank", "score_margin")),
+    Option(
+        "shaping_coef", 0.0, "a number >= 0", "weight of potential-based score shaping", check=is_number_at_least(0.0)
+    ),
+    Option(
+        "shape_artefacts", False, "True or False", "count 5 per held artefact in the shaping potential", check=is_bool
+    ),
+    OBSERVATION_MODE,
+    Option(
+        "open_hands",
+        False,
+        "True or False",
+        "reveal every hand in the known-cards block (debugging, teachers)",
+        check=is_bool,
+    ),
+    Option("artefacts", True, "True or False", "False: no artefacts or powers; only the 10-round end", check=is_bool),
+    Option(
+        "artefact_end",
+        "immediate",
+        '"immediate", "end_of_turn" or "end_of_round"',
+        "when the game ends once every artefact is held",
+        check=_artefact_end_ok,
+    ),
+    Option("score_floor", None, "None or 0", "lower bound of the Scoring Wheel", choices=(None, 0)),
+    Option(
+        "first_player",
+        None,
+        "None (random) or a seat 0..num_players-1",
+        "fix the first player",
+        check=lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_PLAYERS),
+    ),
+    Option(
+        "content",
+        "default",
+        '"default" or a path to a JSON content file',
+        "weapon and monster tables",
+        check=_content_ok,
+    ),
+    Option(
+        "engine",
+        "python",
+        '"python" or "compiled"',
+        "rules engine: the Python reference, or the same rules compiled with numba (several times "
+        "faster per step; same transitions, observations and rewards)",
+        choices=("python", "compiled"),
+    ),
+)
 
 
 class LastHeroesGame(Game):
@@ -69,7 +136,7 @@ class LastHeroesGame(Game):
 
     def state_from_json(self, data: dict[str, Any], *, check: bool = True, check_box: bool = True) -> State:
         """The state of ``data`` (``State.to_json()``), every field checked first: a damaged state is a
-        ValueError naming its JSON path (serialize.validate). ``check_box=False`` admits hand-made
+        ValueError naming its JSON path (validation.validate). ``check_box=False`` admits hand-made
         positions that hold more copies of a card than the box, or leave monsters out; ``check=False``
         is for data the rules themselves just wrote."""
         return self._engine_state(LastHeroesState.from_json(self, data, check, check_box))

@@ -20,7 +20,7 @@ from envs.last_heroes.actions import LAYOUT
 from envs.last_heroes.compiled import CompiledState
 from envs.last_heroes.content import DEFAULT_CONTENT
 from envs.last_heroes.game import LastHeroesGame
-from envs.last_heroes.rules import LastHeroesState
+from envs.last_heroes.state import LastHeroesState
 from tests.envs.last_heroes import builders
 from tests.envs.last_heroes.test_invariants import POLICIES, VARIANTS, Run, make_game
 

@@ -27,9 +27,8 @@ import pytest
 from envs.core.game import IllegalActionError
 from envs.last_heroes.actions import LAYOUT
 from envs.last_heroes.constants import PHASES, TILE_STATES
-from envs.last_heroes.game import LastHeroesGame
+from envs.last_heroes.game import OPTION_SPEC, LastHeroesGame
 from envs.last_heroes.observation import OBSERVATION_LAYOUT
-from envs.last_heroes.rules import OPTION_SPEC
 from tests.envs.last_heroes.test_information import redistribute_hidden
 
 # -- facts of the spec, written out here so the tests do not read them back from the engine ----------

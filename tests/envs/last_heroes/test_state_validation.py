@@ -1,4 +1,4 @@
-"""Last Heroes' state_from_json checks every field before it builds (envs/last_heroes/serialize.py):
+"""Last Heroes' state_from_json checks every field before it builds (envs/last_heroes/validation.py):
 a damaged state is a ValueError naming its JSON path, never a wrong game or a crash later."""
 
 from __future__ import annotations

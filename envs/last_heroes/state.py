@@ -1,4 +1,4 @@
-"""Last Heroes rules: the game state, legal masks, apply(action) and scoring.
+"""Last Heroes' State: the game state, legal masks, apply_legal(action), scoring and the JSON form.
 
 Pure rules: no gymnasium or PettingZoo here. Seats are absolute (0..n-1) inside the state;
 only action arguments and observations are relative to a seat. Section numbers (2.4, G22...)
@@ -19,16 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.core.game import Outcome, State, check_seat
-from envs.core.options import (
-    OBSERVATION_MODE,
-    Option,
-    is_bool,
-    is_number_at_least,
-    num_players_option,
-    reward_scheme_option,
-)
 from envs.last_heroes import actions as A
-from envs.last_heroes import serialize, text
+from envs.last_heroes import text, validation
 from envs.last_heroes.assignment import _SLOT_OPTIONS, _slot_options, assign, impact_assignment, leftover_key
 from envs.last_heroes.constants import (
     ADRENALINE,
@@ -48,8 +40,10 @@ from envs.last_heroes.constants import (
     PEDESTAL,
     PHASES,
     POST,
+    POWER_NAMES,
     RELOAD,
     SETUP_PICK,
+    TILE_STATES,
     USED,
 )
 from envs.last_heroes.content import (
@@ -66,65 +60,6 @@ from envs.last_heroes.content import (
 
 if TYPE_CHECKING:
     from envs.last_heroes.game import LastHeroesGame
-
-
-def _artefact_end_ok(v: Any) -> bool:
-    return v in ("immediate", "end_of_turn", "end_of_round")
-
-
-def _content_ok(v: Any) -> bool:
-    return isinstance(v, str)
-
-
-OPTION_SPEC: tuple[Option, ...] = (
-    num_players_option(2, MAX_PLAYERS, 2),
-    reward_scheme_option("win_loss", ("win_loss", "rank", "score_margin")),
-    Option(
-        "shaping_coef", 0.0, "a number >= 0", "weight of potential-based score shaping", check=is_number_at_least(0.0)
-    ),
-    Option(
-        "shape_artefacts", False, "True or False", "count 5 per held artefact in the shaping potential", check=is_bool
-    ),
-    OBSERVATION_MODE,
-    Option(
-        "open_hands",
-        False,
-        "True or False",
-        "reveal every hand in the known-cards block (debugging, teachers)",
-        check=is_bool,
-    ),
-    Option("artefacts", True, "True or False", "False: no artefacts or powers; only the 10-round end", check=is_bool),
-    Option(
-        "artefact_end",
-        "immediate",
-        '"immediate", "end_of_turn" or "end_of_round"',
-        "when the game ends once every artefact is held",
-        check=_artefact_end_ok,
-    ),
-    Option("score_floor", None, "None or 0", "lower bound of the Scoring Wheel", choices=(None, 0)),
-    Option(
-        "first_player",
-        None,
-        "None (random) or a seat 0..num_players-1",
-        "fix the first player",
-        check=lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_PLAYERS),
-    ),
-    Option(
-        "content",
-        "default",
-        '"default" or a path to a JSON content file',
-        "weapon and monster tables",
-        check=_content_ok,
-    ),
-    Option(
-        "engine",
-        "python",
-        '"python" or "compiled"',
-        "rules engine: the Python reference, or the same rules compiled with numba (several times "
-        "faster per step; same transitions, observations and rewards)",
-        choices=("python", "compiled"),
-    ),
-)
 
 
 class LastHeroesState(State):
@@ -825,19 +760,187 @@ class LastHeroesState(State):
         return s
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
-        """A copy in which what ``seat`` cannot see is dealt anew (see serialize.resample_hidden)."""
-        return serialize.resample_hidden(self, seat, rng)
+        """A copy in which what ``seat`` cannot see is dealt anew (see _json_resample_hidden)."""
+        return _json_resample_hidden(self, seat, rng)
 
     def to_json(self) -> dict[str, Any]:
-        return serialize.to_json(self)
+        return _json_to_json(self)
 
     @classmethod
     def from_json(
         cls, game: LastHeroesGame, data: dict[str, Any], check: bool = True, check_box: bool = True
     ) -> LastHeroesState:
-        """Rebuild a state, every field checked first (serialize.validate); the standee positions and
+        """Rebuild a state, every field checked first (validation.validate); the standee positions and
         tile holders are derived, not stored twice."""
-        return serialize.from_json(cls, game, data, check, check_box)
+        return _json_from_json(cls, game, data, check, check_box)
+
+
+# -- the JSON form ------------------------------------------------------------------------------------
+def _json_resample_hidden(state: Any, seat: int, rng: np.random.Generator) -> Any:
+    """A copy in which what ``seat`` cannot see is dealt anew (5.2): the opponents' cards that
+    never entered a hand publicly, shuffled among the opponents (same hand sizes, same known
+    cards), the order of every monster deck, and the generator's future draws."""
+    data = state.to_json()
+    opponents = [i for i in range(state.n) if i != seat]
+    pool: list[int] = []
+    for i in opponents:
+        pool += [k for k in range(NUM_KINDS) for _ in range(state.hands[i][k] - state.known[i][k])]
+    order = rng.permutation(len(pool))
+    at = 0
+    for i in opponents:
+        size = sum(state.hands[i]) - sum(state.known[i])
+        hand = list(state.known[i])
+        for j in order[at : at + size]:
+            hand[pool[j]] += 1
+        data["players"][i]["hand"] = hand
+        at += size
+    for deck in data["decks"]:
+        deck[:] = [deck[j] for j in rng.permutation(len(deck))]
+    data["rng"] = np.random.default_rng(int(rng.integers(2**63))).bit_generator.state
+    return state.game.state_from_json(data, check=False)  # the rules' own data, redealt: no need to check
+
+
+def _json_to_json(state: Any) -> dict[str, Any]:
+    n = state.n
+    return {
+        "env_id": state.game.env_id,
+        "options": dict(state.game.options),
+        "phase": PHASES[state.phase],
+        "current_player": state.current_player,
+        "first_player": state.first,
+        "round": state.round,
+        "setup_picks": state.setup_picks,
+        "players": [
+            {
+                "hand": list(state.hands[i]),
+                "known": list(state.known[i]),
+                "magazine": [[state.mag_kind[i][s], state.mag_ammo[i][s]] for s in (0, 1)],
+                "jokers": state.jokers[i],
+                "wheel": state.wheel[i],
+                "loaded": list(state.loaded[i]),
+                "kills": list(state.kills[i]),
+                "artefacts": [POWER_NAMES[p] for p in state.artefacts[i]],
+                "standee": None if state.standee[i] == NO else [state.standee[i] // 3, state.standee[i] % 3],
+                "turns_taken": state.turns_taken[i],
+            }
+            for i in range(n)
+        ],
+        "board": [[None if m == NO else m for m in state.board[c]] for c in range(n)],
+        "permanent": [list(state.permanent[c]) for c in range(n)],
+        "decks": [list(d) for d in state.decks],
+        "discard": list(state.discard),
+        "pedestals": [None if p == NO else POWER_NAMES[p] for p in state.pedestal[:n]],
+        "tiles": {POWER_NAMES[p]: TILE_STATES[state.tile_state[p]] for p in range(NUM_POWERS)},
+        "turn": {
+            "attacks": state.attacks,
+            "killed": state.killed_this_turn,
+            "load_kind": None if state.load_kind == NO else state.load_kind,
+            "load_need": state.load_need,
+            "load_used": [list(u) for u in state.load_used],
+            "exchange_kind": None if state.exchange_kind == NO else state.exchange_kind,
+            "return_phase": PHASES[state.return_phase],
+            "l1_target": None if state.l1_target is None else list(state.l1_target),
+        },
+        "all_artefacts_held": state.all_artefacts_held,
+        "end_case": state.end_case,
+        "counters": {"ammo_from_opponents": state.ammo_from_opponents, "penalty_lost": state.penalty_lost},
+        "rng": state.rng.bit_generator.state,
+    } | _json_set_aside(state)
+
+
+def _json_set_aside(state: Any) -> dict[str, Any]:
+    """``{"set_aside": ...}``: the cards of the box a hand-made position leaves out of play (weapon
+    counts per kind, monster ids), or ``{}`` for every state the rules reach, where each card is
+    in play. Derived, not stored: what the box holds minus what the state places."""
+    game = state.game
+    weapons = [game.content.kind_copies[k] if k in game.kinds_in_play else 0 for k in range(NUM_KINDS)]
+    for i in range(state.n):
+        for k in range(NUM_KINDS):
+            weapons[k] -= state.hands[i][k] + state.loaded[i][k]
+        for kind in state.mag_kind[i]:
+            if kind != NO:
+                weapons[kind] -= 1
+    for k in range(NUM_KINDS):
+        weapons[k] -= state.discard[k]
+    if state.load_kind != NO:
+        weapons[state.load_kind] -= 1
+    placed = {m for column in state.board[: state.n] for m in column if m != NO}
+    placed.update(m for deck in state.decks for m in deck)
+    placed.update(m for kills in state.kills for m in kills)
+    monsters = [m for m in range(len(game.monster_vp)) if m not in placed]
+    weapons = [max(w, 0) for w in weapons]  # a hand-made position may hold more than the box (check_box)
+    if not any(weapons) and not monsters:
+        return {}
+    return {"set_aside": {"weapons": weapons, "monsters": monsters}}
+
+
+def _json_from_json(cls: type, game: Any, data: dict[str, Any], check: bool = True, check_box: bool = True) -> Any:
+    """Rebuild a state; the standee positions and tile holders are derived, not stored twice.
+    ``check=False`` only for data the rules just wrote (resample_hidden): it skips :func:`validate`."""
+    if check:
+        validation.validate(game, data, check_box)
+    s = cls.__new__(cls)
+    s._blank(game)
+    s.phase = PHASES.index(data["phase"])
+    s.current_player = data["current_player"]
+    s.first = data["first_player"]
+    s.round = data["round"]
+    s.setup_picks = data.get("setup_picks", 0)
+    power_id = {name: i for i, name in enumerate(POWER_NAMES)}
+    for i, p in enumerate(data["players"]):
+        s.hands[i] = list(p["hand"])
+        s.known[i] = list(p.get("known", [0] * NUM_KINDS))
+        for slot, (kind, ammo) in enumerate(p["magazine"]):
+            s.mag_kind[i][slot] = NO if kind is None else kind
+            s.mag_ammo[i][slot] = ammo
+        s.jokers[i] = p.get("jokers", 0)
+        s.wheel[i] = p.get("wheel", 0)
+        s.loaded[i] = list(p.get("loaded", [0] * NUM_KINDS))
+        for k, v in enumerate(s.loaded[i]):
+            s.loaded_power[i][game.kind_power[k] - 1] += v
+        s.kills[i] = list(p.get("kills", []))
+        s.vp[i] = sum(game.monster_vp[m] for m in s.kills[i])
+        s.artefacts[i] = [power_id[name] for name in p.get("artefacts", [])]
+        for pw in s.artefacts[i]:
+            s.tile_holder[pw] = i
+        if p.get("standee") is not None:
+            col, lv = p["standee"]
+            s.standee[i] = 3 * col + lv
+            s.standee_on[col][lv] = i
+        s.turns_taken[i] = p.get("turns_taken", 0)
+    for c, column in enumerate(data["board"]):
+        s.board[c] = [NO if m is None else m for m in column]
+    for c, column in enumerate(data.get("permanent", [])):
+        s.permanent[c] = list(column)
+    s.decks = [list(d) for d in data["decks"]]
+    s._count_hands()
+    s.discard = list(data.get("discard", [0] * NUM_KINDS))
+    for c, name in enumerate(data.get("pedestals", [])):
+        s.pedestal[c] = NO if name is None else power_id[name]
+    for name, st in data.get("tiles", {}).items():
+        s.tile_state[power_id[name]] = TILE_STATES.index(st)
+    t = data.get("turn", {})
+    s.attacks = t.get("attacks", 0)
+    s.killed_this_turn = t.get("killed", False)
+    s.load_kind = NO if t.get("load_kind") is None else t["load_kind"]
+    s.load_need = t.get("load_need", 0)
+    s.load_used = [tuple(u) for u in t.get("load_used", [])]
+    s.exchange_kind = NO if t.get("exchange_kind") is None else t["exchange_kind"]
+    s.return_phase = PHASES.index(t.get("return_phase", "MAIN"))
+    s.l1_target = None if t.get("l1_target") is None else tuple(t["l1_target"])
+    s.all_artefacts_held = data.get("all_artefacts_held", False)
+    s.end_case = data.get("end_case")
+    counters = data.get("counters", {})
+    s.ammo_from_opponents = counters.get("ammo_from_opponents", 0)
+    s.penalty_lost = counters.get("penalty_lost", 0)
+    s.rng = np.random.default_rng()
+    if data.get("rng") is not None:
+        s.rng.bit_generator.state = data["rng"]
+    if s.end_case is not None:
+        s.current_player = NO
+    if check:
+        validation.check_playable(s)
+    return s
 
 
 # Action id -> (handler, arguments), so apply() dispatches without string work.
