@@ -943,7 +943,23 @@ def _json_from_json(cls: type, game: Any, data: dict[str, Any], check: bool = Tr
     return s
 
 
-# Action id -> (handler, arguments), so apply() dispatches without string work.
-_HANDLERS = tuple(
-    (getattr(LastHeroesState, "_do_" + A.LAYOUT.name_of(a).lower()), A.LAYOUT.args_of(a)) for a in range(A.NUM_ACTIONS)
-)
+# The rule of each action block, named in full (a search for a handler finds its block here).
+_BLOCK_RULES = {
+    "PLAY_AMMO": LastHeroesState._do_play_ammo,
+    "LOAD": LastHeroesState._do_load,
+    "SOURCE": LastHeroesState._do_source,
+    "SOURCE_JOKER": LastHeroesState._do_source_joker,
+    "ATTACK": LastHeroesState._do_attack,
+    "ATTACK_IMPACT": LastHeroesState._do_attack_impact,
+    "L1_SWAP": LastHeroesState._do_l1_swap,
+    "L1_SKIP": LastHeroesState._do_l1_skip,
+    "SELECT_HAND": LastHeroesState._do_select_hand,
+    "EXCHANGE_TAKE": LastHeroesState._do_exchange_take,
+    "POWER_JOKER": LastHeroesState._do_power_joker,
+    "POWER_RELOAD": LastHeroesState._do_power_reload,
+    "END_TURN": LastHeroesState._do_end_turn,
+    "END_TURN_IMMUNITY": LastHeroesState._do_end_turn_immunity,
+}
+assert set(_BLOCK_RULES) == {b.name for b in A.LAYOUT.blocks}, "every action block needs its rule"
+# Action id -> (handler, arguments), so apply() dispatches without decoding the id.
+_HANDLERS = tuple((_BLOCK_RULES[A.LAYOUT.name_of(a)], A.LAYOUT.args_of(a)) for a in range(A.NUM_ACTIONS))
