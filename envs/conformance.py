@@ -282,13 +282,8 @@ def check_round_trips(
     game = game_cls(num_players=num_players, **options)
     for g in range(games):
         rng = np.random.default_rng(seed + g)
-        length = _game_length(game, seed + g)
-        for at in sorted(rng.choice(max(length, 1), size=min(points, max(length, 1)), replace=False)):
-            state = game.new_state(seed + g)
-            walk = np.random.default_rng(seed + g)
-            for _ in range(int(at)):
-                state.apply(_random_action(state, walk))
-            where = _where(game, seed + g, int(at))
+        for at, state in _states_at_random_points(game, seed + g, points, rng):
+            where = _where(game, seed + g, at)
             text = json.dumps(state.to_json())  # plain JSON, not just a dict of objects
             from_json = game.state_from_json(json.loads(text))
             clone = state.clone()
@@ -298,6 +293,17 @@ def check_round_trips(
             original = state.clone()
             _play_on(original, from_json, np.random.default_rng(follow), f"{where} (JSON copy)")
             _play_on(state, clone, np.random.default_rng(follow), f"{where} (clone)")
+
+
+def _states_at_random_points(game: Game, seed: int, points: int, rng: np.random.Generator):
+    """``(decision, state)`` at ``points`` random decisions of the random game of ``seed``, in order."""
+    length = max(_game_length(game, seed), 1)
+    for at in sorted(rng.choice(length, size=min(points, length), replace=False)):
+        state = game.new_state(seed)
+        walk = np.random.default_rng(seed)
+        for _ in range(int(at)):
+            state.apply(_random_action(state, walk))
+        yield int(at), state
 
 
 def _game_length(game: Game, seed: int) -> int:
@@ -500,16 +506,11 @@ def check_state_mutations(
     counts = {"refused": 0, "played": 0}
     for g in range(games):
         rng = np.random.default_rng(seed + 7 * g)
-        length = _game_length(game, seed + g)
-        for at in sorted(rng.choice(max(length, 1), size=min(points, max(length, 1)), replace=False)):
-            state = game.new_state(seed + g)
-            walk = np.random.default_rng(seed + g)
-            for _ in range(int(at)):
-                state.apply(_random_action(state, walk))
+        for at, state in _states_at_random_points(game, seed + g, points, rng):
             data = state.to_json()
             for _ in range(mutations):
                 what, damaged = mutate(data, rng, others)
-                what = f"seed {seed + g}, decision {int(at)}: {what}"
+                what = f"seed {seed + g}, decision {at}: {what}"
                 if progress is not None:
                     progress(what)
                 refused = _load_and_play(game, damaged, np.random.default_rng(int(rng.integers(2**31))), what)
