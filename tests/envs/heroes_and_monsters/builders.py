@@ -9,7 +9,8 @@ import numpy as np
 
 from envs.heroes_and_monsters.actions import LAYOUT
 from envs.heroes_and_monsters.content import CARD_BY_NAME, GENERALS, INVADER_BY_NAME
-from envs.heroes_and_monsters.rules import PHASES, HeroesAndMonstersGame
+from envs.heroes_and_monsters.game import HeroesAndMonstersGame
+from envs.heroes_and_monsters.turn import PHASES
 
 DEFAULT_GENERALS = ("wargosh", "mortivar", "kryssa", "vorthax")
 PASS = LAYOUT.encode("PASS")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 from envs.heroes_and_monsters.heuristic import HeuristicBot
-from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
 from tests.envs.heroes_and_monsters.builders import cid, position
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envs.heroes_and_monsters import content as C
-from envs.heroes_and_monsters.rules import CHOOSE_DISCARD, CHOOSE_TRASH, EFFECTS, PAY_ANY, SUPPORT
+from envs.heroes_and_monsters.turn import CHOOSE_DISCARD, CHOOSE_TRASH, EFFECTS, PAY_ANY, SUPPORT
 from tests.envs.heroes_and_monsters.builders import PASS, A, cid, hand_slot, iid, legal, position
 from tests.envs.heroes_and_monsters.test_scenarios import QUIET, to_last_turn_combat
 

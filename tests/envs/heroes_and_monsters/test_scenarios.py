@@ -9,7 +9,7 @@ import pytest
 
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.observation import OBSERVATION_LAYOUT
-from envs.heroes_and_monsters.rules import (
+from envs.heroes_and_monsters.turn import (
     CHOOSE_DISCARD,
     CHOOSE_OVERFLOW,
     COMBAT,
@@ -482,7 +482,7 @@ def test_sylvaen_setup_boxes_one_plan():
 
 
 def test_random_generals_are_of_distinct_races_up_to_three_players_and_cover_all_races_at_four():
-    from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
+    from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 
     for n in (1, 2, 3, 4):
         game = HeroesAndMonstersGame(num_players=n)
