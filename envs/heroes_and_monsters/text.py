@@ -1,6 +1,6 @@
-"""Heroes and Monsters, the words: what an action means now (:func:`describe_action`), the table as
-text (:func:`render`), and an effect in the cards' own notation (:func:`effect_text`, printed on
-the card faces of the play view and in the docs tables).
+"""Heroes and Monsters, the words: what an action means now (:func:`describe_action`, said as a
+player would say it), the table as text (:func:`render`), and an effect in the cards' own notation
+(:func:`effect_text`, printed on the card faces of the play view and in the docs tables).
 
 Functions of the state; the State's ``describe_action`` and ``render`` call them. This module
 reads the content and the state only (never the docs generator, which reads it).
@@ -61,6 +61,82 @@ def effect_text(e: C.Effect | None) -> str:
     return f"[{cost}] {prims_text(e.do)}"
 
 
+# -- effects in words ("pay 1 Root: draw 1 card") ------------------------------------------------------
+def _cards(k: int, what: str = "card") -> str:
+    return f"{k} {what}" + ("" if k == 1 else "s")
+
+
+def _race(race: int, of_monsters: bool) -> str:
+    if race == C.ANY_RACE:
+        return "every"
+    return C.MONSTER_RACES[race] if of_monsters else C.INVADER_RACES[race]
+
+
+def prim_words(prim: tuple) -> str:
+    """One primitive as a player says it."""
+    name, args = prim[0], prim[1:]
+    if name == "DMG":
+        return f"+{args[0]} damage"
+    if name == "DMG_RACE":
+        if args[0] == C.ANY_RACE:
+            return f"+{args[1]} damage per Unit in your hand and your General"
+        race = C.MONSTER_RACES[args[0]]
+        return f"+{args[1]} damage per {race} Unit in your hand (and your General, if {race})"
+    if name == "GAIN":
+        return f"gain {args[1]} {C.RESOURCE_NAMES[args[0]]}"
+    if name == "DRAW":
+        return f"draw {_cards(args[0])}"
+    if name == "TRASH":
+        return f"trash up to {_cards(args[0])} from your hand"
+    if name == "RECALL":
+        return "take your strongest Unit back from your discard pile"
+    if name == "REVEAL":
+        return "reveal the top card of your deck and gain what it gives"
+    if name == "HEAL":
+        return f"heal {_cards(args[0], 'Fortress card')} from the Rubble"
+    if name == "WARD":
+        return f"ward off {args[0]} destruction{'s' if args[0] != 1 else ''} this round"
+    if name == "COPY":
+        return "copy a Construction's effect"
+    if name == "MILL":
+        return f"mill {_cards(args[0], 'Fortress card')}"
+    if name == "DESTROY":
+        return f"destroy {_cards(args[0], 'Area card')}"
+    if name == "REGEN":
+        return f"the other Invaders lose {args[0]} marker{'s' if args[0] != 1 else ''}"
+    if name == "DRAIN":
+        return f"-{args[0]} damage"
+    if name == "DISRUPT":
+        return f"every player discards {_cards(args[0], 'random card')}"
+    if name == "FURY":
+        return f"{_race(args[0], False)} Invaders deal +{args[1]} Fortress damage"
+    return prims_text([prim])
+
+
+def cost_words(e: C.Effect) -> str:
+    """What activating ``e`` costs, in words."""
+    if e.cost == "passive":
+        return "at the start of your turn"
+    if e.cost == "discard_self":
+        return "discard it"
+    if e.cost == "discard_one":
+        return "discard a card"
+    parts = [f"{e.res[x]} {C.RESOURCE_NAMES[x]}" for x in range(3) if e.res[x]]
+    if e.any:
+        parts.append(f"{e.any} of any resource")
+    return "pay " + " and ".join(parts) if parts else "free"
+
+
+def effect_words(e: C.Effect) -> str:
+    """What ``e`` does, in words (its cost: :func:`cost_words`)."""
+    return ", ".join(prim_words(p) for p in e.do) or "nothing"
+
+
+def _price(cost: tuple[int, int, int]) -> str:
+    parts = [f"{cost[x]} {C.RESOURCE_NAMES[x]}" for x in range(3) if cost[x]]
+    return ", ".join(parts) if parts else "nothing"
+
+
 # -- describe_action and render --------------------------------------------------------------------------
 def describe_action(s: HeroesAndMonstersState, action: int) -> str:
     """What ``action`` does for the seat to decide, now."""
@@ -69,24 +145,29 @@ def describe_action(s: HeroesAndMonstersState, action: int) -> str:
     p = s.players[seat]
     try:
         if name == "BUY":
-            c = s.area[args[0]]
+            slot = args[0]
+            where = f"Area row {slot // C.NUM_COLUMNS + 1}, column {slot % C.NUM_COLUMNS}"
+            c = s.area[slot]
             if c < 0:
-                return f"Buy from slot {args[0]} (empty)"
-            cost = "/".join(map(str, CARDS[c].cost))
-            return f"Buy {CARDS[c].name} ({cost}) from slot {args[0]}"
+                return f"Recruit from {where} (empty)"
+            return f"Recruit {CARDS[c].name} for {_price(CARDS[c].cost)} ({where})"
         if name == "USE_HAND":
             c = p.hand[args[0]][0]
-            return f"Use {CARDS[c].name} in hand slot {args[0]}: {effect_text(CARDS[c].effect)}"
+            e = CARDS[c].effect
+            return f"Use {CARDS[c].name} from your hand ({cost_words(e)}): {effect_words(e)}"
         if name == "USE_TABLE":
             c = p.table[args[0]][0]
-            return f"Use Construction {CARDS[c].name}: {effect_text(CARDS[c].effect)}"
+            e = CARDS[c].effect
+            return f"Use your Construction {CARDS[c].name} ({cost_words(e)}): {effect_words(e)}"
         if name == "USE_GENERAL":
             g = GENERALS[p.general]
-            return f"Use {g.name}'s ability: {effect_text(g.ability)}"
+            return f"Use {g.name}'s ability ({cost_words(g.ability)}): {effect_words(g.ability)}"
         if name == "COPY":
             owner = (seat + args[0]) % s.n
             c = s.players[owner].table[args[1]][0]
-            return f"COPY {CARDS[c].name} of player_{owner}: {prims_text(CARDS[c].effect.do)}"
+            whose = "your" if owner == seat else f"player_{owner}'s"
+            g = GENERALS[p.general]
+            return f"Copy {whose} {CARDS[c].name} ({cost_words(g.ability)}): {effect_words(CARDS[c].effect)}"
         if name == "ATTACK":
             iid = s.field[args[0]]
             if iid < 0:
@@ -100,14 +181,14 @@ def describe_action(s: HeroesAndMonstersState, action: int) -> str:
             )
         if name == "SELECT_HAND":
             what = "Trash" if s.phase == CHOOSE_TRASH else "Discard"
-            return f"{what} {CARDS[p.hand[args[0]][0]].name} (hand slot {args[0]})"
+            return f"{what} {CARDS[p.hand[args[0]][0]].name} from your hand"
         if name == "SELECT_TABLE":
-            return f"Discard Construction {CARDS[p.table[args[0]][0]].name} to the Rubble"
+            return f"Send your Construction {CARDS[p.table[args[0]][0]].name} to the Rubble to make room"
         if name == "PAY":
             return f"Pay 1 {C.RESOURCE_NAMES[args[0]]}"
         return _PASS_WORDS.get(s.phase, "Pass")
-    except (IndexError, AttributeError, TypeError):
-        return LAYOUT.label(action)
+    except (IndexError, AttributeError, TypeError):  # an action that does not fit the state (an illegal one)
+        return f"{LAYOUT.label(action)} (nothing there now)"
 
 
 def render(s: HeroesAndMonstersState, seat: int | None = None) -> str:
