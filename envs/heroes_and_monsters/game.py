@@ -8,6 +8,7 @@ The rules as implemented are in docs/heroes_and_monsters.md (section numbers ref
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 from envs.core.game import Game
@@ -27,6 +28,8 @@ from envs.heroes_and_monsters.effects import END_REASONS
 from envs.heroes_and_monsters.observation import OBSERVATION_LAYOUT
 from envs.heroes_and_monsters.setup import new_state
 from envs.heroes_and_monsters.state import HeroesAndMonstersState
+from envs.heroes_and_monsters.turn import PHASES
+from envs.heroes_and_monsters.validation import check_state_json
 
 #: Per-event weights of the "shaped" reward scheme (docs 7).
 DEFAULT_SHAPING_WEIGHTS = {"defeat": 0.05, "marker": 0.01, "thwart": 0.15, "fortress_lost": -0.02, "heal": 0.02}
@@ -188,5 +191,12 @@ class HeroesAndMonstersGame(Game):
     def new_state(self, seed: int | None = None) -> HeroesAndMonstersState:
         return new_state(self, seed)
 
-    def state_from_json(self, data: dict[str, Any]) -> HeroesAndMonstersState:
-        return HeroesAndMonstersState.from_json(self, data)
+    def state_from_json(self, data: Mapping[str, Any], supply: bool = True) -> HeroesAndMonstersState:
+        """Rebuild a state written by ``to_json`` (or by hand), after :func:`~.validation.check_state_json`
+        has checked it: a ValueError names the first field no game could hold. ``supply=False`` skips
+        only the conservation of the box (for test positions with made-up piles, e.g. a deck of Ghouls)."""
+        check_state_json(self, data, supply)
+        state = HeroesAndMonstersState.from_json(self, data)
+        if state.result is None and not state.legal_mask().any():
+            raise ValueError(f"phase: {PHASES[state.phase]} leaves seat {state.current_player} no legal action")
+        return state

@@ -332,7 +332,7 @@ class HeroesAndMonstersState(State):
 
     # -- copies and hidden information -------------------------------------------------------------
     def clone(self) -> HeroesAndMonstersState:
-        return self.game.state_from_json(self.to_json())
+        return HeroesAndMonstersState.from_json(self.game, self.to_json())  # a copy of a state: no checks
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> HeroesAndMonstersState:
         """A copy in which what ``seat`` cannot see is dealt anew (5.2): the hands of the other
@@ -360,7 +360,7 @@ class HeroesAndMonstersState(State):
             data["plan_deck"] = hidden[: len(data["plan_deck"])]
             data["box_plans"] = hidden[len(data["plan_deck"]) :]
         data["chance"] = Chance(int(rng.integers(2**63))).to_json()  # a new future, no script (core contract)
-        return self.game.state_from_json(data)
+        return HeroesAndMonstersState.from_json(self.game, data)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
@@ -377,6 +377,7 @@ class HeroesAndMonstersState(State):
 
     @classmethod
     def from_json(cls, game: HeroesAndMonstersGame, data: dict[str, Any]) -> HeroesAndMonstersState:
+        """Build the state ``data`` describes, trusting it (``Game.state_from_json`` checks it first)."""
         s = cls(game, Chance.from_json(data["chance"]))
         for name in JSON_FIELDS:
             v = data[name] if name in data else JSON_DEFAULTS[name]
