@@ -1,5 +1,5 @@
-"""The Heroes and Monsters board: the Battlefield's Invaders, the Area to recruit from, the Fortress,
-and each player's General, Constructions and hand.
+"""Heroes and Monsters, the play view (``board(state, seat)`` for training/playing): the Battlefield's
+Invaders, the Area to recruit from, the Fortress, and each player's General, Constructions and hand.
 
 Public: the Battlefield, the Area, pile sizes, every table, and the active player's hand while it
 is face up (``hand_up``). Hidden: another waiting player's hand, every deck order, the Fortress deck
@@ -14,8 +14,8 @@ from envs.core.board import card, empty, hidden, monster, section, token, track
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.actions import LAYOUT
 from envs.heroes_and_monsters.content import ADVERSARIES, CARDS, GENERALS, INVADERS, PLANS
-from envs.heroes_and_monsters.docs import effect_text
-from envs.heroes_and_monsters.rules import PHASES
+from envs.heroes_and_monsters.text import effect_text
+from envs.heroes_and_monsters.turn import PHASES
 
 RACE_CSS = ("#27ae60", "#7f8c8d", "#c0392b", "#8e6e53")  # Greenskin, Undead, Dragonkin, Neutral
 RESOURCE_CSS = ("#8e6e53", "#8e44ad", "#c0392b")

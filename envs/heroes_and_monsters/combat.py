@@ -1,59 +1,62 @@
-"""Heroes and Monsters rules, Combat (docs 2.2 step 5): attacks, markers, defeats, and the Plan
-progress they make (4.3). A mixin of :class:`~.state.HeroesAndMonstersState`.
+"""Heroes and Monsters rules, Combat (docs 2.2 step 5): the ATTACK action, markers, defeats, and the
+Plan progress they make (4.3), as plain functions of the state.
 """
 
 from __future__ import annotations
 
-from envs.heroes_and_monsters.common import ORIGIN_ADVERSARY
+from typing import TYPE_CHECKING
+
 from envs.heroes_and_monsters.content import ADVERSARIES, ANY_RACE, INVADERS, PLANS
+from envs.heroes_and_monsters.effects import ORIGIN_ADVERSARY, end_game, resolve_all, shape
+
+if TYPE_CHECKING:
+    from envs.heroes_and_monsters.state import HeroesAndMonstersState
 
 
-class CombatMixin:
-    """ATTACK and the Plan bookkeeping it drives."""
+def attack(s: HeroesAndMonstersState, column: int) -> None:
+    """ATTACK: pay the next health level of the Invader in ``column`` with D and place a marker."""
+    s.dmg -= s.next_cost(column)
+    s.markers[column] += 1
+    s.markers_placed += 1
+    shape(s, "marker")
+    iid = s.field[column]
+    inv = INVADERS[iid]
+    if s.plan >= 0 and PLANS[s.plan].thwart == "MARK" and PLANS[s.plan].race in (ANY_RACE, inv.race):
+        progress(s)
+    if not s.attacked[column]:
+        s.attacked[column] = True
+        resolve_all(s, inv.on_attacked, column, s.active)
+    if s.markers[column] >= len(inv.health):
+        resolve_all(s, inv.on_defeat, column, s.active)
+        s.inv_discard.append(iid)
+        s.field[column] = -1
+        s.markers[column] = 0
+        s.attacked[column] = False
+        s.defeated += 1
+        shape(s, "defeat")
+        if s.plan >= 0 and PLANS[s.plan].thwart == "DEF" and PLANS[s.plan].race in (ANY_RACE, inv.race):
+            progress(s)
+        if not ADVERSARIES[s.adversary].plans and s.defeated >= s.game.victory_target:
+            end_game(s, "victory")
 
-    def _do_attack(self, column: int) -> None:
-        self.dmg -= self.next_cost(column)
-        self.markers[column] += 1
-        self.markers_placed += 1
-        self._shape("marker")
-        iid = self.field[column]
-        inv = INVADERS[iid]
-        if self.plan >= 0 and PLANS[self.plan].thwart == "MARK" and PLANS[self.plan].race in (ANY_RACE, inv.race):
-            self._progress()
-        if not self.attacked[column]:
-            self.attacked[column] = True
-            for prim in inv.on_attacked:
-                self._prim(prim, column, self.active)
-        if self.markers[column] >= len(inv.health):
-            for prim in inv.on_defeat:
-                self._prim(prim, column, self.active)
-            self.inv_discard.append(iid)
-            self.field[column] = -1
-            self.markers[column] = 0
-            self.attacked[column] = False
-            self.defeated += 1
-            self._shape("defeat")
-            if self.plan >= 0 and PLANS[self.plan].thwart == "DEF" and PLANS[self.plan].race in (ANY_RACE, inv.race):
-                self._progress()
-            if not ADVERSARIES[self.adversary].plans and self.defeated >= self.game.victory_target:
-                self._end("victory")
 
-    # -- Plans (4.3) ---------------------------------------------------------------------------
-    def _next_plan(self) -> None:
-        self.plan = self.plan_deck.pop(0) if self.plan_deck else -1
-        self.plan_progress = 0
-        self.plan_countdown = PLANS[self.plan].countdown if self.plan >= 0 else 0
+# -- Plans (4.3) ------------------------------------------------------------------------------------
+def next_plan(s: HeroesAndMonstersState) -> None:
+    """Reveal the next Plan of the Plan deck (or none)."""
+    s.plan = s.plan_deck.pop(0) if s.plan_deck else -1
+    s.plan_progress = 0
+    s.plan_countdown = PLANS[s.plan].countdown if s.plan >= 0 else 0
 
-    def _progress(self) -> None:
-        """One event toward the active Plan (4.7); thwart, reward, victory check, next Plan."""
-        self.plan_progress += 1
-        if self.plan_progress < self.plan_required():
-            return
-        self.thwarted += 1
-        self._shape("thwart")
-        for prim in PLANS[self.plan].reward:
-            self._prim(prim, ORIGIN_ADVERSARY, self.active)
-        if self.thwarted >= ADVERSARIES[self.adversary].plans_in_play:
-            self.plan = -1
-            self._end("victory")
-        self._next_plan()
+
+def progress(s: HeroesAndMonstersState) -> None:
+    """One event toward the active Plan (4.7); thwart, reward, victory check, next Plan."""
+    s.plan_progress += 1
+    if s.plan_progress < s.plan_required():
+        return
+    s.thwarted += 1
+    shape(s, "thwart")
+    resolve_all(s, PLANS[s.plan].reward, ORIGIN_ADVERSARY, s.active)
+    if s.thwarted >= ADVERSARIES[s.adversary].plans_in_play:
+        s.plan = -1
+        end_game(s, "victory")
+    next_plan(s)

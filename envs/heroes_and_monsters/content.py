@@ -1,7 +1,7 @@
 """Heroes and Monsters content as data: cards, Invaders, Generals, Adversaries and Plans.
 
 Every effect is written in a small closed vocabulary of primitives (docs section 4.1) that
-``rules.py`` interprets; no rule ever tests a card's name. An effect is written as a string
+``effects.py`` and ``turn.py`` interpret; no rule ever tests a card's name. An effect is written as a string
 ``"<cost>: <primitive>; <primitive>"`` and parsed once at import into an :class:`Effect`:
 
 - costs: ``passive`` (start of the owner's turn), ``discard_self`` (the Unit itself from hand),

@@ -1,48 +1,23 @@
-"""Generated blocks of docs/heroes_and_monsters.md: ``BLOCKS[name]()`` returns the Markdown that
-goes between ``<!-- BEGIN GENERATED: name -->`` and ``<!-- END GENERATED: name -->``."""
+"""Heroes and Monsters, the doc tables: the generated blocks of docs/heroes_and_monsters.md.
+``BLOCKS[name]()`` returns the Markdown that goes between ``<!-- BEGIN GENERATED: name -->`` and
+``<!-- END GENERATED: name -->`` (``docs/generate.py`` writes them). Effects are written with
+``text.effect_text``, the notation the cards print."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from envs.core.options import DRIVER_OPTIONS, options_markdown_table
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.content import ADVERSARIES, CARDS, GENERALS, INVADERS, PLANS
+from envs.heroes_and_monsters.game import OPTION_SPEC, HeroesAndMonstersGame
+from envs.heroes_and_monsters.text import effect_text, prims_text
 
 
 def _table(header: list[str], rows: list[list]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
-
-
-def _prims(prims) -> str:
-    out = []
-    for p in prims:
-        words = [p[0]]
-        for i, a in enumerate(p[1:]):
-            if p[0] in ("DMG_RACE", "FURY") and i == 0:
-                words.append(
-                    "Any" if a == C.ANY_RACE else (C.MONSTER_RACES[a] if p[0] == "DMG_RACE" else C.INVADER_RACES[a])
-                )
-            elif p[0] == "GAIN" and i == 0:
-                words.append(C.RESOURCES[a])
-            else:
-                words.append(str(a))
-        out.append(" ".join(words))
-    return "; ".join(out) or "-"
-
-
-def effect_text(e) -> str:
-    if e is None:
-        return "-"
-    if e.cost == "resources":
-        parts = [f"{C.RESOURCES[x]}{e.res[x]}" for x in range(3) if e.res[x]]
-        if e.any:
-            parts.append(f"any {e.any}")
-        cost = " ".join(parts)
-    else:
-        cost = {"passive": "passive", "discard_self": "discard self", "discard_one": "discard 1"}[e.cost]
-    return f"[{cost}] {_prims(e.do)}"
 
 
 def starting_cards() -> str:
@@ -95,11 +70,11 @@ def invaders() -> str:
             i.copies,
             list(i.health),
             i.damage,
-            _prims(i.on_entry),
-            _prims(i.on_attacked),
-            _prims(i.on_damage),
-            _prims(i.on_defeat),
-            _prims(i.aura),
+            prims_text(i.on_entry),
+            prims_text(i.on_attacked),
+            prims_text(i.on_damage),
+            prims_text(i.on_defeat),
+            prims_text(i.aura),
         ]
         for i in INVADERS
     ]
@@ -150,8 +125,8 @@ def adversaries() -> str:
                 filter(
                     None,
                     (
-                        _prims(a.threat_fury[lvl]) if a.threat_fury[lvl] else "",
-                        ("START_OF_INVASION " + _prims(a.threat_start[lvl])) if a.threat_start[lvl] else "",
+                        prims_text(a.threat_fury[lvl]) if a.threat_fury[lvl] else "",
+                        ("START_OF_INVASION " + prims_text(a.threat_start[lvl])) if a.threat_start[lvl] else "",
                     ),
                 )
             )
@@ -165,7 +140,7 @@ def plans() -> str:
     adv = {p: a.name.split(",")[0] for a in ADVERSARIES for p in a.plans}
     rows = []
     for p in PLANS:
-        ongoing = _prims(p.fury) if p.fury else "START_OF_INVASION " + _prims(p.start)
+        ongoing = prims_text(p.fury) if p.fury else "START_OF_INVASION " + prims_text(p.start)
         race = "Any" if p.race == C.ANY_RACE else C.INVADER_RACES[p.race]
         rows.append(
             [
@@ -175,8 +150,8 @@ def plans() -> str:
                 ongoing,
                 f"{p.thwart} {race} " + "/".join(map(str, p.required)),
                 p.countdown,
-                _prims(p.fulfilment),
-                _prims(p.reward),
+                prims_text(p.fulfilment),
+                prims_text(p.reward),
             ]
         )
     return _table(
@@ -189,24 +164,15 @@ def scaling() -> str:
     return _table(["players", "Randall's victory target V(n)", "toughness t(n)"], rows)
 
 
-def _env_tables():
-    from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
-
-    return HeroesAndMonstersGame()
-
-
 def actions() -> str:
-    return _env_tables().action_layout.markdown_table()
+    return HeroesAndMonstersGame.action_layout.markdown_table()
 
 
 def observation() -> str:
-    return _env_tables().observation_layout.markdown_table()
+    return HeroesAndMonstersGame.observation_layout.markdown_table()
 
 
 def options() -> str:
-    from envs.core.options import DRIVER_OPTIONS, options_markdown_table
-    from envs.heroes_and_monsters.rules import OPTION_SPEC
-
     return options_markdown_table(tuple(OPTION_SPEC) + tuple(DRIVER_OPTIONS))
 
 

@@ -1,16 +1,17 @@
-"""Heroes and Monsters as a PettingZoo AEC environment. The tables below are generated from the code."""
+"""Heroes and Monsters as a PettingZoo AEC environment: the env factories (the shared driver bound to
+:class:`~.game.HeroesAndMonstersGame`) and the spec docstring. The tables below are generated from the code."""
 
 from envs.core.aec import infos_markdown, make_env_factories
 from envs.core.observation import fields_table
 from envs.core.options import DRIVER_OPTIONS, options_markdown_table
 from envs.heroes_and_monsters.actions import LAYOUT
+from envs.heroes_and_monsters.game import OPTION_SPEC, HeroesAndMonstersGame
 from envs.heroes_and_monsters.observation import (
     BATTLEFIELD_FIELDS,
     GLOBAL_FIELDS,
     OBSERVATION_LAYOUT,
     PLAYER_FIELDS,
 )
-from envs.heroes_and_monsters.rules import OPTION_SPEC, HeroesAndMonstersGame
 
 GAME = HeroesAndMonstersGame
 env, raw_env = make_env_factories(HeroesAndMonstersGame)

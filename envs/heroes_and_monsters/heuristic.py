@@ -27,7 +27,7 @@ import numpy as np
 
 from envs.heroes_and_monsters.actions import LAYOUT
 from envs.heroes_and_monsters.content import CARDS, CONSTRUCTION, GENERALS, INVADERS, RESOURCE, TABLE_CAP, UNIT
-from envs.heroes_and_monsters.rules import (
+from envs.heroes_and_monsters.turn import (
     CHOOSE_DISCARD,
     CHOOSE_OVERFLOW,
     CHOOSE_TRASH,

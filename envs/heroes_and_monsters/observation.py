@@ -595,9 +595,9 @@ def encode(state, seat: int) -> np.ndarray:
     """The observation of ``seat``: :func:`encode_reference`'s vector, rebuilt where its inputs changed."""
     s = state
     n = s.n
-    cache = s._obs_cache
+    cache = s.obs_cache
     if cache is None or cache.n != n:
-        cache = s._obs_cache = EncoderCache(n)
+        cache = s.obs_cache = EncoderCache(n)
     view = cache.views[seat]
     vec = view.vec
     cache.write_global(s, seat, view)

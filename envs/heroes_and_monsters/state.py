@@ -1,12 +1,12 @@
-"""Heroes and Monsters rules, the state: :class:`HeroesAndMonstersState` with its fields, setup
-(docs 1), status, derived public quantities, zones, the primitive interpreter (3.1), observation,
-copies and JSON. The phases live in mixins: ``turn.py`` (the player turn), ``combat.py``,
-``invasion.py`` (Invasion and restart) and ``text.py``.
+"""Heroes and Monsters, the state: :class:`HeroesAndMonstersState`, its declared fields, the legal
+mask and ``apply_legal`` (which action block runs which rule function), status and rewards, the
+public derived quantities, and the copies and JSON form. The rules themselves are plain functions
+in ``setup.py``, ``turn.py`` (the player turn), ``combat.py``, ``invasion.py`` and ``effects.py``
+(the primitives and the zones); the words are in ``text.py``.
 
-A state is plain data (lists of card ids, counters); every effect is a list of primitives from
-``content.py`` interpreted by :meth:`HeroesAndMonstersState._prim`. All randomness goes through
-``state.chance``. A terminal event raises the private :class:`_GameOver` inside a resolution, so
-the first terminal event ends the game at once and nothing after it resolves (2.6 precedence).
+A state is plain data (lists of card ids, counters), and all randomness goes through
+``state.chance``. A terminal event raises ``effects.GameOver`` inside a resolution; ``apply_legal``
+catches it, so the first terminal event ends the game at once (docs 2.6 precedence).
 """
 
 from __future__ import annotations
@@ -17,41 +17,35 @@ import numpy as np
 
 from envs.core.chance import Chance
 from envs.core.game import Outcome, State, check_seat
+from envs.heroes_and_monsters import combat, text, turn
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.actions import LAYOUT, NUM_ACTIONS
-from envs.heroes_and_monsters.combat import CombatMixin
-from envs.heroes_and_monsters.common import (
-    CHOOSE_TRASH,
-    END_REASONS,
-    ORIGIN_ADVERSARY,
-    ORIGIN_PLAYER,
-    PHASES,
-    RECRUIT,
-    SRC_NONE,
-    TERMINAL_RESULTS,
-    Player,
-    _GameOver,
-)
-from envs.heroes_and_monsters.content import (
-    ADVERSARIES,
-    ADVERSARY_KEYS,
-    ANY_RACE,
-    CARDS,
-    GENERALS,
-    INVADERS,
-    PLANS,
-    RESOURCE,
-    UNIT,
-)
-from envs.heroes_and_monsters.invasion import InvasionMixin
+from envs.heroes_and_monsters.content import ADVERSARIES, ANY_RACE, CARDS, INVADERS, PLANS
+from envs.heroes_and_monsters.effects import END_REASONS, TERMINAL_RESULTS, GameOver
 from envs.heroes_and_monsters.observation import encode
-from envs.heroes_and_monsters.text import TextMixin
-from envs.heroes_and_monsters.turn import TurnMixin
+from envs.heroes_and_monsters.turn import PHASES, RECRUIT
 
 if TYPE_CHECKING:
-    from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
+    from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 
-_FIELDS = (
+#: the rule function that plays each action block, called with the block's arguments
+RULE_OF_BLOCK = {
+    "BUY": turn.buy,
+    "USE_HAND": turn.use_hand_card,
+    "USE_TABLE": turn.use_construction,
+    "USE_GENERAL": turn.use_general,
+    "COPY": turn.copy_construction,
+    "ATTACK": combat.attack,
+    "SELECT_HAND": turn.select_hand_card,
+    "SELECT_TABLE": turn.select_construction,
+    "PAY": turn.pay_any,
+    "PASS": turn.pass_phase,
+}
+assert set(RULE_OF_BLOCK) == {b.name for b in LAYOUT.blocks}, "every action block has its rule"
+_RULE_OF_ACTION = tuple((RULE_OF_BLOCK[name], args) for name, args in map(LAYOUT.decode, range(NUM_ACTIONS)))
+
+#: the fields of the JSON form, in its order (besides ``players``, ``pending``, ``rewards``, ``chance``)
+JSON_FIELDS = (
     "adversary",
     "fortress",
     "area",
@@ -90,55 +84,80 @@ _FIELDS = (
     "steps",
     "total",
 )
+#: fields added after the first release, and their value in a state written before them
+JSON_DEFAULTS = {"used_in_deck": [], "hand_up": True}
 
 
-# content lists used at every setup, and each action's handler method with its arguments
-_STARTING_DECKS = tuple(tuple(C.starting_deck(g.id)) for g in GENERALS)
-_FORTRESS_CARDS = tuple(C.fortress_card_list())
-_INVADER_CARDS = tuple(C.invader_list())
-_GENERALS_BY_RACE = tuple(tuple(g.id for g in GENERALS if g.race == r) for r in range(3))
-_HANDLERS = tuple(("_do_" + name.lower(), args) for name, args in (LAYOUT.decode(a) for a in range(NUM_ACTIONS)))
+class Player:
+    """One seat's cards. Decks and piles are lists with the top at the end."""
+
+    __slots__ = ("general", "deck", "hand", "discard", "table", "gen_used")
+
+    def __init__(self, general: int):
+        self.general = general  # General id
+        self.deck: list[int] = []
+        self.hand: list[list] = []  # [card id, used this turn], sorted
+        self.discard: list[int] = []
+        self.table: list[list] = []  # Constructions: [card id, used this turn], in acquisition order
+        self.gen_used = False  # the General's ability (or COPY) was used this turn
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "general": self.general,
+            "deck": list(self.deck),
+            "hand": [list(h) for h in self.hand],
+            "discard": list(self.discard),
+            "table": [list(t) for t in self.table],
+            "gen_used": self.gen_used,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Player:
+        p = cls(int(d["general"]))
+        p.deck = [int(c) for c in d["deck"]]
+        p.hand = sorted([int(c), bool(u)] for c, u in d["hand"])
+        p.discard = [int(c) for c in d["discard"]]
+        p.table = [[int(c), bool(u)] for c, u in d["table"]]
+        p.gen_used = bool(d["gen_used"])
+        return p
 
 
-class HeroesAndMonstersState(TurnMixin, CombatMixin, InvasionMixin, TextMixin, State):
-    """The whole game.
+class HeroesAndMonstersState(State):
+    """The whole game. Every field is set in :meth:`__init__`, with what it holds.
 
-    Public attributes (read by the heuristic bot and tests; docs section 10): ``n``, ``players``
-    (:class:`Player`: ``general``, ``deck``, ``hand`` as sorted ``[card, used]``, ``discard``,
-    ``table``, ``gen_used``), ``adversary``, ``fortress``, ``area``, ``rubble``, ``box``, ``exile``,
-    ``inv_deck``, ``inv_discard``, ``field`` (Invader per column or -1), ``markers``, ``attacked``,
-    ``ward``, ``round``, ``first``, ``turns_done``, ``active``, ``phase``, ``dmg`` (D), ``bonus``,
-    ``plan``, ``plan_progress``, ``plan_countdown``, ``thwarted``, ``defeated``, ``pending``,
-    ``result``, ``hand_up`` (the active player's hand is face up); methods ``pool(seat)``,
-    ``threat()``, ``levels(c)``, ``next_cost(c)``,
-    ``remaining_health(c)``, ``fortress_damage(c)``, ``fortress_damages()``, ``plan_required()``.
-    Decks and piles are lists with the top card last. A bot must not read another waiting
-    player's ``hand`` or any ``deck`` order, nor ``fortress``/``box``/``inv_deck`` beyond their sizes.
+    Public attributes (read by the heuristic bot and tests; docs section 10): the fields below, and
+    the methods ``pool(seat)``, ``threat()``, ``levels(c)``, ``next_cost(c)``, ``remaining_health(c)``,
+    ``fortress_damage(c)``, ``fortress_damages()``, ``plan_required()``. Decks and piles are lists
+    with the top card last. A bot must not read another waiting player's ``hand`` or any ``deck``
+    order, nor ``fortress``/``box``/``inv_deck`` beyond their sizes.
     """
 
     def __init__(self, game: HeroesAndMonstersGame, chance: Chance):
         self.game = game
-        self.chance = chance
+        self.chance = chance  # every shuffle and random pick
         self.n = game.num_players
-        self.players: list[Player] = []
-        self.adversary = 0
-        self.fortress: list[int] = []
-        self.area: list[int] = [-1] * C.NUM_SLOTS
-        self.rubble: list[int] = []
-        self.box: list[int] = []
-        self.exile: list[int] = []
-        self.inv_deck: list[int] = []
-        self.inv_discard: list[int] = []
-        self.field: list[int] = [-1] * C.NUM_COLUMNS
-        self.markers: list[int] = [0] * C.NUM_COLUMNS
-        self.attacked: list[bool] = [False] * C.NUM_COLUMNS
-        self.ward = 0
+        self.players: list[Player] = []  # by seat
+        # the Adversary and the Fortress
+        self.adversary = 0  # Adversary id
+        self.fortress: list[int] = []  # the Fortress deck (its size is the team's life)
+        self.area: list[int] = [-1] * C.NUM_SLOTS  # the Area to recruit from, slot = 4 * row + column, -1 empty
+        self.rubble: list[int] = []  # destroyed and milled Fortress cards (HEAL takes them back)
+        self.box: list[int] = []  # Fortress cards out of this game, unseen
+        self.exile: list[int] = []  # trashed cards
+        # the Battlefield
+        self.inv_deck: list[int] = []  # Invasion deck
+        self.inv_discard: list[int] = []  # defeated Invaders
+        self.field: list[int] = [-1] * C.NUM_COLUMNS  # Invader id per column, -1 empty
+        self.markers: list[int] = [0] * C.NUM_COLUMNS  # health levels paid per column
+        self.attacked: list[bool] = [False] * C.NUM_COLUMNS  # attacked this turn (on-attacked effects fired)
+        self.ward = 0  # destructions the ward still absorbs this round
+        # the round and the turn
         self.round = 1
-        self.first = 0
-        self.turns_done = 0
-        self.active = 0
-        self.phase = RECRUIT
-        self.current_player = 0
+        self.first = 0  # first player of the round
+        self.turns_done = 0  # turns played this round
+        self.active = 0  # the seat whose turn it is
+        self.phase = RECRUIT  # turn.PHASES
+        self.current_player = 0  # the seat to decide (the active one, a supporter, or a payer), -1 at the end
         self.res = [0, 0, 0]  # active player's pool minus the resource cards in hand
         self.dmg = 0  # D, the active player's damage pool
         self.bonus = [0, 0, 0]  # DMG_RACE bonuses (Greenskin, Undead, Dragonkin)
@@ -147,83 +166,66 @@ class HeroesAndMonstersState(TurnMixin, CombatMixin, InvasionMixin, TextMixin, S
         self.used_discarded: list[int] = []
         self.used_in_deck: list[int] = []
         self.hand_up = True  # the active player's hand lies face up (from its start of turn to its discard)
-        self.plan_deck: list[int] = []
-        self.box_plans: list[int] = []
-        self.plan = -1
+        # Plans (Sylvaen, Thargrim)
+        self.plan_deck: list[int] = []  # Plans still to come, the next first
+        self.box_plans: list[int] = []  # Plans out of this game, unseen
+        self.plan = -1  # the active Plan, -1 none
         self.plan_progress = 0
         self.plan_countdown = 0
-        self.thwarted = 0
-        self.defeated = 0
+        # the score and the end
+        self.thwarted = 0  # Plans thwarted
+        self.defeated = 0  # Invaders defeated
         self.markers_placed = 0
+        # an open sub-decision (turn.suspend): seat, src, card, effect, at, any, trash, overflow, ret
         self.pending: dict[str, Any] | None = None
-        self.support_queue: list[int] = []
-        self.result: str | None = None
-        self.steps = 0
-        self.total = 0.0
-        self._rewards = [0.0] * self.n
-        self._shaping = 0.0
-        self._mask: np.ndarray | None = None
-        self._obs_cache = None  # the observation encoder's reusable blocks (observation.EncoderCache)
+        self.support_queue: list[int] = []  # seats whose support window is still to come
+        self.result: str | None = None  # None while the game runs, else a key of effects.END_REASONS
+        self.steps = 0  # decisions played
+        self.total = 0.0  # the sum of every step's reward
+        # not in the JSON form: this step's results and caches
+        self._rewards = [0.0] * self.n  # the reward of every seat from the last apply
+        self.shaping = 0.0  # this step's shaped reward so far (effects.shape)
+        self._mask: np.ndarray | None = None  # legal_mask() of the decision now, once computed
+        self.obs_cache = None  # the observation encoder's reusable blocks (observation.EncoderCache)
 
-    # -- setup (1.3) ----------------------------------------------------------------------------
-    @classmethod
-    def new(cls, game: HeroesAndMonstersGame, seed: int | None) -> HeroesAndMonstersState:
-        s = cls(game, Chance(seed))
-        ch = s.chance
-        key = game.options["adversary"]
-        s.adversary = ch.choice(len(ADVERSARIES)) if key == "random" else ADVERSARY_KEYS.index(key)
-        adv = ADVERSARIES[s.adversary]
-        generals = game.generals if game.generals is not None else s._random_generals()
-        for g in generals:
-            p = Player(g)
-            p.deck = list(_STARTING_DECKS[g])
-            ch.shuffle(p.deck)
-            s.players.append(p)
-        for seat, p in enumerate(s.players):
-            s._draw(seat, GENERALS[p.general].draw)
+    # -- legality and applying actions -------------------------------------------------------------------
+    def legal_mask(self) -> np.ndarray:
+        if self._mask is None:
+            self._mask = turn.legal_mask(self)
+        return self._mask
+
+    def illegal_why(self) -> str:
+        return f"the decision now is {PHASES[self.phase]}" if self.result is None else ""
+
+    def apply_legal(self, action: int) -> None:
+        self.shaping = 0.0
+        self._mask = None
+        rule, args = _RULE_OF_ACTION[action]
         try:
-            s.fortress = list(_FORTRESS_CARDS)
-            ch.shuffle(s.fortress)
-            excess = len(s.fortress) - C.FORTRESS_DECK_SIZE
-            s.box = sorted(s.fortress[len(s.fortress) - excess :])
-            del s.fortress[len(s.fortress) - excess :]
-            for slot in range(C.NUM_SLOTS):
-                s.area[slot] = s.fortress.pop()
-            s._prim(("MILL", adv.setup_mill), ORIGIN_ADVERSARY, 0)
-            plans = list(adv.plans)
-            if adv.shuffle_plans:
-                ch.shuffle(plans)
-                s.box_plans = plans[adv.plans_in_play :]
-                plans = plans[: adv.plans_in_play]
-            s.plan_deck = plans
-            s.inv_deck = list(_INVADER_CARDS)
-            column = 0
-            if adv.first_invader >= 0:
-                s.inv_deck.remove(adv.first_invader)
-                s._place_invader(0, adv.first_invader)
-                column = 1
-            ch.shuffle(s.inv_deck)
-            for c in range(column, C.NUM_COLUMNS):
-                s._place_invader(c, s._draw_invader())
-            s._next_plan()
-            s._start_turn()
-        except _GameOver:  # pragma: no cover - impossible with the shipped content
+            rule(self, *args)
+        except GameOver:
             pass
-        return s
+        self._mask = None
+        self.steps += 1
+        if self.result is None and self.steps >= self.game.step_cap:
+            self.result = "truncated"
+        value = self.shaping if self.game.shaped else 0.0
+        if self.result == "victory":
+            value += 1.0
+        elif self.result in TERMINAL_RESULTS:
+            value -= 1.0
+        self.total += value
+        self._rewards = [value] * self.n
 
-    def _random_generals(self) -> list[int]:
-        """Distinct races for n <= 3; every race and exactly one repeated race for n = 4 (1.1)."""
-        ch = self.chance
-        by_race = _GENERALS_BY_RACE
-        races = [0, 1, 2]
-        ch.shuffle(races)
-        if self.n <= 3:
-            picks = [by_race[r][ch.choice(2)] for r in races[: self.n]]
-        else:
-            twice = races[0]
-            picks = list(by_race[twice]) + [by_race[r][ch.choice(2)] for r in races[1:]]
-            ch.shuffle(picks)
-        return picks
+    # -- words and the observation -----------------------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        return text.describe_action(self, action)
+
+    def render(self, seat: int | None = None) -> str:
+        return text.render(self, seat)
+
+    def observe(self, seat: int) -> np.ndarray:
+        return encode(self, check_seat(self, seat))
 
     # -- contract: status ------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -328,179 +330,9 @@ class HeroesAndMonstersState(TurnMixin, CombatMixin, InvasionMixin, TextMixin, S
     def plan_required(self) -> int:
         return PLANS[self.plan].required[self.n - 1] if self.plan >= 0 else 0
 
-    def _discardable(self, seat: int, card: int, pool: list[int]) -> bool:
-        x = CARDS[card].provides
-        return x < 0 or pool[x] >= 1
-
-    def _has_discardable(self, seat: int, pool: list[int] | None = None) -> bool:
-        """Whether ``seat`` holds a card it may give up (``pool``: its pool, if already known)."""
-        if pool is None:
-            pool = self.pool(seat)
-        return any(self._discardable(seat, c, pool) for c, _ in self.players[seat].hand)
-
-    @staticmethod
-    def _affordable(effect: C.Effect, pool: list[int]) -> bool:
-        return all(pool[x] >= effect.res[x] for x in range(3)) and sum(pool) - sum(effect.res) >= effect.any
-
-    # -- applying actions ------------------------------------------------------------------------
-    def apply_legal(self, action: int) -> None:
-        self._shaping = 0.0
-        self._mask = None
-        handler, args = _HANDLERS[action]
-        try:
-            getattr(self, handler)(*args)
-        except _GameOver:
-            pass
-        self._mask = None
-        self.steps += 1
-        if self.result is None and self.steps >= self.game.step_cap:
-            self.result = "truncated"
-        value = self._shaping if self.game.shaped else 0.0
-        if self.result == "victory":
-            value += 1.0
-        elif self.result in TERMINAL_RESULTS:
-            value -= 1.0
-        self.total += value
-        self._rewards = [value] * self.n
-
-    def _end(self, result: str) -> None:
-        self.result = result
-        self.current_player = -1
-        raise _GameOver
-
-    def _shape(self, event: str, count: int = 1) -> None:
-        self._shaping += self.game.weights[event] * count
-
-    # -- zones -----------------------------------------------------------------------------------
-    def _draw(self, seat: int, k: int) -> None:
-        p = self.players[seat]
-        for _ in range(k):
-            if len(p.hand) >= C.HAND_CAP:
-                break
-            if not p.deck:
-                if not p.discard:
-                    break
-                self._reshuffle(seat)
-            c = p.deck.pop()
-            used = False
-            if seat == self.active and c in self.used_in_deck:
-                self.used_in_deck.remove(c)
-                used = True
-            p.hand.append([c, used])
-        p.hand.sort()
-
-    def _reshuffle(self, seat: int) -> None:
-        """The discard pile becomes the new deck; used cards of this turn go with it."""
-        p = self.players[seat]
-        p.deck, p.discard = p.discard, []
-        self.chance.shuffle(p.deck)
-        if seat == self.active:
-            self.used_in_deck += self.used_discarded
-            self.used_discarded = []
-
-    def _take_from_area(self, slot: int) -> None:
-        """A card left the Area: shift the column down and refill from the Fortress deck (2.4)."""
-        col = slot % C.NUM_COLUMNS
-        if slot < C.NUM_COLUMNS:
-            self.area[col] = self.area[col + C.NUM_COLUMNS]
-        self.area[col + C.NUM_COLUMNS] = -1
-        target = col if self.area[col] < 0 else col + C.NUM_COLUMNS
-        self.area[target] = self.fortress.pop()
-        if not self.fortress:
-            self._end("fortress_empty")
-
-    # -- the primitive interpreter (4.1) ---------------------------------------------------------
-    def _resolve(self, seat: int, ref: list, at: int) -> None:
-        """Resolve the primitives of ``ref`` from index ``at``; TRASH may pause for CHOOSE_TRASH."""
-        effect = CARDS[ref[1]].effect if ref[0] == "card" else GENERALS[ref[1]].ability
-        do = effect.do
-        for i in range(at, len(do)):
-            prim = do[i]
-            if prim[0] == "TRASH":
-                if prim[1] > 0 and self._has_discardable(seat):
-                    self._suspend(CHOOSE_TRASH, seat, SRC_NONE, -1, ref, i + 1)
-                    self.pending["trash"] = prim[1]
-                    return
-                continue
-            self._prim(prim, ORIGIN_PLAYER, seat)
-
-    def _prim(self, prim: tuple, origin: int, seat: int) -> None:
-        """Resolve one primitive. ``origin``: ORIGIN_PLAYER, ORIGIN_ADVERSARY or an Invader's column;
-        ``seat``: the activator (DRAW, RECALL, REVEAL)."""
-        name = prim[0]
-        if name == "DMG":
-            self.dmg += prim[1]
-        elif name == "DMG_RACE":
-            self.bonus[prim[1]] += prim[2]
-        elif name == "GAIN":
-            self.res[prim[1]] += prim[2]
-        elif name == "DRAW":
-            self._draw(seat, prim[1])
-        elif name == "RECALL":
-            p = self.players[seat]
-            units = [c for c in p.discard if CARDS[c].kind == UNIT]
-            if units and len(p.hand) < C.HAND_CAP:
-                best = min(units, key=lambda c: (-CARDS[c].dmg, c))
-                p.discard.reverse()  # take the most recent copy
-                p.discard.remove(best)
-                p.discard.reverse()
-                used = best in self.used_discarded
-                if used:
-                    self.used_discarded.remove(best)
-                p.hand.append([best, used])
-                p.hand.sort()
-        elif name == "REVEAL":
-            p = self.players[seat]
-            if not p.deck and p.discard:
-                self._reshuffle(seat)
-            if p.deck:
-                c = p.deck.pop()
-                if seat == self.active and c in self.used_in_deck:
-                    self.used_in_deck.remove(c)
-                    self.used_discarded.append(c)
-                card = CARDS[c]
-                if card.kind == UNIT:
-                    self.dmg += card.dmg
-                elif card.kind == RESOURCE:
-                    self.res[card.provides] += 1
-                p.discard.append(c)
-        elif name == "HEAL":
-            for _ in range(prim[1]):
-                if self.rubble:
-                    self.fortress.insert(0, self.rubble.pop())
-                    self._shape("heal")
-        elif name == "WARD":
-            self.ward += prim[1]
-        elif name == "MILL":
-            for _ in range(prim[1]):
-                self.rubble.append(self.fortress.pop())
-                self._shape("fortress_lost")
-                if not self.fortress:
-                    self._end("fortress_empty")
-        elif name == "DESTROY":
-            for _ in range(prim[1]):
-                self._destroy(origin)
-        elif name == "REGEN":
-            for c in range(C.NUM_COLUMNS):
-                if self.field[c] >= 0 and (origin < 0 or c != origin):
-                    self.markers[c] = max(0, self.markers[c] - prim[1])
-        elif name == "DRAIN":
-            self.dmg = max(0, self.dmg - prim[1])
-        elif name == "DISRUPT":
-            for p in self.players:
-                for _ in range(prim[1]):
-                    if p.hand:
-                        c = p.hand.pop(self.chance.choice(len(p.hand)))[0]
-                        p.discard.append(c)
-        # FURY is static (read by fortress_damage); COPY is an action of its own.
-
-    # -- observation -----------------------------------------------------------------------------
-    def observe(self, seat: int) -> np.ndarray:
-        return encode(self, check_seat(self, seat))
-
     # -- copies and hidden information -------------------------------------------------------------
     def clone(self) -> HeroesAndMonstersState:
-        return self.game.state_from_json(self.to_json())
+        return HeroesAndMonstersState.from_json(self.game, self.to_json())  # a copy of a state: no checks
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> HeroesAndMonstersState:
         """A copy in which what ``seat`` cannot see is dealt anew (5.2): the hands of the other
@@ -528,11 +360,11 @@ class HeroesAndMonstersState(TurnMixin, CombatMixin, InvasionMixin, TextMixin, S
             data["plan_deck"] = hidden[: len(data["plan_deck"])]
             data["box_plans"] = hidden[len(data["plan_deck"]) :]
         data["chance"] = Chance(int(rng.integers(2**63))).to_json()  # a new future, no script (core contract)
-        return self.game.state_from_json(data)
+        return HeroesAndMonstersState.from_json(self.game, data)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
-        for name in _FIELDS:
+        for name in JSON_FIELDS:
             v = getattr(self, name)
             d[name] = list(v) if isinstance(v, list) else v
         d["pending"] = dict(self.pending) if self.pending else None
@@ -545,10 +377,10 @@ class HeroesAndMonstersState(TurnMixin, CombatMixin, InvasionMixin, TextMixin, S
 
     @classmethod
     def from_json(cls, game: HeroesAndMonstersGame, data: dict[str, Any]) -> HeroesAndMonstersState:
+        """Build the state ``data`` describes, trusting it (``Game.state_from_json`` checks it first)."""
         s = cls(game, Chance.from_json(data["chance"]))
-        defaults = {"used_in_deck": [], "hand_up": True}  # fields added after the first release
-        for name in _FIELDS:
-            v = data[name] if name in data else defaults[name]
+        for name in JSON_FIELDS:
+            v = data[name] if name in data else JSON_DEFAULTS[name]
             setattr(s, name, list(v) if isinstance(v, list) else v)
         s.attacked = [bool(a) for a in s.attacked]
         if s.pending is not None:

@@ -9,7 +9,8 @@ import numpy as np
 
 from envs.heroes_and_monsters.actions import LAYOUT
 from envs.heroes_and_monsters.content import CARD_BY_NAME, GENERALS, INVADER_BY_NAME
-from envs.heroes_and_monsters.rules import PHASES, HeroesAndMonstersGame
+from envs.heroes_and_monsters.game import HeroesAndMonstersGame
+from envs.heroes_and_monsters.turn import PHASES
 
 DEFAULT_GENERALS = ("wargosh", "mortivar", "kryssa", "vorthax")
 PASS = LAYOUT.encode("PASS")
@@ -38,8 +39,9 @@ def make_game(n: int = 2, **options: Any) -> HeroesAndMonstersGame:
 
 def position(n: int = 2, seed: int = 0, players: dict[int, dict] | None = None, game=None, **fields: Any):
     """A state after a real setup (``seed``), then ``fields`` and per-seat ``players`` fields
-    overwritten. Card lists may use names. Defaults: ``player_0`` active in RECRUIT with its
-    General's Reserve as pool, ward 0, D 0. ``phase`` may be a phase name."""
+    overwritten (``state_from_json`` checks it, all but the conservation of the box). Card lists may
+    use names. Defaults: ``player_0`` active in RECRUIT with its General's Reserve as pool, ward 0,
+    D 0. ``phase`` may be a phase name."""
     options = {k: fields.pop(k) for k in list(fields) if k in {o.name for o in HeroesAndMonstersGame.option_spec}}
     game = game or make_game(n, **options)
     data = game.new_state(seed).to_json()
@@ -69,7 +71,7 @@ def position(n: int = 2, seed: int = 0, players: dict[int, dict] | None = None, 
                 pd[key] = [g.key for g in GENERALS].index(value) if isinstance(value, str) else value
             else:
                 pd[key] = value
-    return game.state_from_json(data)
+    return game.state_from_json(data, supply=False)  # made-up piles (a deck of Ghouls) need not add up to the box
 
 
 def hand_slot(state, seat: int, name: str) -> int:

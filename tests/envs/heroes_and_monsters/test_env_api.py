@@ -13,7 +13,7 @@ from pettingzoo.test import api_test
 from envs import heroes_and_monsters_v0
 from envs.core.game import IllegalActionError
 from envs.heroes_and_monsters.env import env as make_env
-from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
+from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 
 
 @pytest.fixture(autouse=True)

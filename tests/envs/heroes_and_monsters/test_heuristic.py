@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 from envs.heroes_and_monsters.heuristic import HeuristicBot, ReferenceBot
-from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
 
 
 def team_wins(game, policy, seeds) -> int:

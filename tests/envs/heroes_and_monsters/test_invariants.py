@@ -65,16 +65,11 @@ import pytest
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.actions import LAYOUT, NUM_ACTIONS
 from envs.heroes_and_monsters.content import ADVERSARIES
+from envs.heroes_and_monsters.effects import END_REASONS, TERMINAL_RESULTS
 from envs.heroes_and_monsters.env import raw_env
+from envs.heroes_and_monsters.game import MAX_STEPS_PER_TURN, HeroesAndMonstersGame
 from envs.heroes_and_monsters.observation import OBSERVATION_LAYOUT, encode_reference
-from envs.heroes_and_monsters.rules import (
-    CHOOSE_OVERFLOW,
-    END_REASONS,
-    MAX_STEPS_PER_TURN,
-    RECRUIT,
-    TERMINAL_RESULTS,
-    HeroesAndMonstersGame,
-)
+from envs.heroes_and_monsters.turn import CHOOSE_OVERFLOW, RECRUIT
 
 ADVERSARY_KEYS = ("randall", "sylvaen", "thargrim")
 DEEP_EVERY = 16  # deep checks at every 16th step of every game (offset by the seed), and at its end

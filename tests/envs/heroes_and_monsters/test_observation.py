@@ -9,8 +9,8 @@ import random
 import numpy as np
 import pytest
 
+from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 from envs.heroes_and_monsters.observation import encode, encode_reference
-from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
 from tests.envs.heroes_and_monsters.builders import cid, position
 
 

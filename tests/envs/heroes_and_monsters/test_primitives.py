@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envs.heroes_and_monsters import content as C
-from envs.heroes_and_monsters.rules import CHOOSE_DISCARD, CHOOSE_TRASH, EFFECTS, PAY_ANY, SUPPORT
+from envs.heroes_and_monsters.turn import CHOOSE_DISCARD, CHOOSE_TRASH, EFFECTS, PAY_ANY, SUPPORT
 from tests.envs.heroes_and_monsters.builders import PASS, A, cid, hand_slot, iid, legal, position
 from tests.envs.heroes_and_monsters.test_scenarios import QUIET, to_last_turn_combat
 
@@ -135,6 +135,6 @@ def test_sylvaen_threat_three_regenerates_every_invader_at_the_invasion():
     data = s.to_json()
     data["field"] = [iid("Shieldbearer"), iid("Elf Archer"), iid("Shieldbearer"), iid("Dwarf Axeman")]
     data["markers"] = [2, 0, 1, 0]
-    s = s.game.state_from_json(data)
+    s = s.game.state_from_json(data, supply=False)  # a builder position (made-up piles)
     s.apply(PASS)
     assert s.markers[0] == 1 and s.markers[2] == 0

@@ -102,7 +102,7 @@ def test_used_cards_are_tracked_in_the_pile_where_they_lie():
     """Randomized: the used cards of the turn are always a sub-multiset of the pile they are said to be in."""
     from collections import Counter
 
-    from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
+    from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 
     for n, adversary in ((1, "randall"), (2, "sylvaen"), (3, "thargrim")):
         generals = ["grizznak", "mortivar", "kryssa"][:n]

@@ -9,7 +9,7 @@ import pytest
 
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.observation import OBSERVATION_LAYOUT
-from envs.heroes_and_monsters.rules import (
+from envs.heroes_and_monsters.turn import (
     CHOOSE_DISCARD,
     CHOOSE_OVERFLOW,
     COMBAT,
@@ -89,7 +89,7 @@ def test_6_two_health_levels_need_two_markers():
     assert s.markers[1] == 1 and s.dmg == 3 and A("ATTACK", 1) not in legal(s)
     data = s.to_json()
     data.update(active=1, current_player=1, turns_done=1, dmg=4, phase=COMBAT)
-    s = s.game.state_from_json(data)
+    s = s.game.state_from_json(data, supply=False)  # a builder position (made-up piles)
     defeated = s.defeated
     s.apply(A("ATTACK", 1))
     assert s.inv_discard[-1] == iid("Knight") and s.field[1] == -1 and s.defeated == defeated + 1
@@ -482,7 +482,7 @@ def test_sylvaen_setup_boxes_one_plan():
 
 
 def test_random_generals_are_of_distinct_races_up_to_three_players_and_cover_all_races_at_four():
-    from envs.heroes_and_monsters.rules import HeroesAndMonstersGame
+    from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 
     for n in (1, 2, 3, 4):
         game = HeroesAndMonstersGame(num_players=n)

@@ -1,22 +1,14 @@
-"""Heroes and Monsters rules engine: the options, :class:`HeroesAndMonstersGame` and (re-exported)
-its :class:`HeroesAndMonstersState`.
+"""Heroes and Monsters, the game: its options and :class:`HeroesAndMonstersGame`, the immutable
+configuration of one table (player count, Adversary, Generals, scaling) and the factory of its
+states (``new_state`` runs ``setup.py``; ``state_from_json`` rebuilds a state from its JSON form).
 
-The rules as implemented are in docs/heroes_and_monsters.md (section numbers refer to it). They
-are split by phase into modules of this package, and every public name is re-exported here, so
-``from envs.heroes_and_monsters.rules import ...`` keeps working:
-
-- ``common.py``   phases, decision sources, end reasons, shaping weights, the Player record;
-- ``state.py``    the state: fields, setup, status, derived quantities, zones, the primitive
-  interpreter, observation, copies and JSON;
-- ``turn.py``     the player turn: legality, buying, effects and payments, support windows;
-- ``combat.py``   Combat and Plan progress;
-- ``invasion.py`` the Invasion and the restart of the round;
-- ``text.py``     describe_action and render.
+The rules as implemented are in docs/heroes_and_monsters.md (section numbers refer to it).
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 from envs.core.game import Game
@@ -31,34 +23,18 @@ from envs.core.options import (
 )
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.actions import LAYOUT
-from envs.heroes_and_monsters.common import (  # noqa: F401 - re-exported
-    CHOOSE_DISCARD,
-    CHOOSE_OVERFLOW,
-    CHOOSE_TRASH,
-    COMBAT,
-    DEFAULT_SHAPING_WEIGHTS,
-    EFFECTS,
-    END_REASONS,
-    MAX_STEPS_PER_TURN,
-    ORIGIN_ADVERSARY,
-    ORIGIN_PLAYER,
-    PAY_ANY,
-    PHASES,
-    RECRUIT,
-    SOURCES,
-    SRC_COPY,
-    SRC_GENERAL,
-    SRC_HAND,
-    SRC_NONE,
-    SRC_TABLE,
-    SUPPORT,
-    TERMINAL_RESULTS,
-    Player,
-    _GameOver,
-)
 from envs.heroes_and_monsters.content import ADVERSARY_KEYS, GENERAL_KEYS, GENERALS, INVADERS
+from envs.heroes_and_monsters.effects import END_REASONS
 from envs.heroes_and_monsters.observation import OBSERVATION_LAYOUT
+from envs.heroes_and_monsters.setup import new_state
 from envs.heroes_and_monsters.state import HeroesAndMonstersState
+from envs.heroes_and_monsters.turn import PHASES
+from envs.heroes_and_monsters.validation import check_state_json
+
+#: Per-event weights of the "shaped" reward scheme (docs 7).
+DEFAULT_SHAPING_WEIGHTS = {"defeat": 0.05, "marker": 0.01, "thwart": 0.15, "fortress_lost": -0.02, "heal": 0.02}
+#: decisions one turn may take at most (the step cap is max_rounds * players * this, or max_steps)
+MAX_STEPS_PER_TURN = 200
 
 
 def _is_general_ref(v: Any) -> bool:
@@ -213,7 +189,14 @@ class HeroesAndMonstersGame(Game):
         return self.step_cap
 
     def new_state(self, seed: int | None = None) -> HeroesAndMonstersState:
-        return HeroesAndMonstersState.new(self, seed)
+        return new_state(self, seed)
 
-    def state_from_json(self, data: dict[str, Any]) -> HeroesAndMonstersState:
-        return HeroesAndMonstersState.from_json(self, data)
+    def state_from_json(self, data: Mapping[str, Any], supply: bool = True) -> HeroesAndMonstersState:
+        """Rebuild a state written by ``to_json`` (or by hand), after :func:`~.validation.check_state_json`
+        has checked it: a ValueError names the first field no game could hold. ``supply=False`` skips
+        only the conservation of the box (for test positions with made-up piles, e.g. a deck of Ghouls)."""
+        check_state_json(self, data, supply)
+        state = HeroesAndMonstersState.from_json(self, data)
+        if state.result is None and not state.legal_mask().any():
+            raise ValueError(f"phase: {PHASES[state.phase]} leaves seat {state.current_player} no legal action")
+        return state
