@@ -63,11 +63,6 @@ def test_library_conventions(env_id):
         kit.check_library_conventions(game_cls, n, games=1)
 
 
-# Games whose state_from_json does not validate every field yet (issue: every input checked); each
-# leaves this set when it does. strict: a game that starts passing must be taken off.
-NOT_YET_VALIDATED = {"heroes_and_monsters_v0"}
-
-
 def _mutation_cases(every_size: bool = False):
     for env_id in envs.ENV_IDS:
         game_cls = envs.game_class(env_id)
@@ -75,8 +70,7 @@ def _mutation_cases(every_size: bool = False):
         for n in sizes:
             for options in kit.engine_options(game_cls):
                 label = f"{env_id}-{n}p" + "".join(f"-{v}" for v in options.values())
-                marks = [pytest.mark.xfail(strict=True, reason="state_from_json not validated yet")]
-                yield pytest.param(env_id, n, options, id=label, marks=marks if env_id in NOT_YET_VALIDATED else [])
+                yield pytest.param(env_id, n, options, id=label)
 
 
 @pytest.mark.parametrize("env_id, n, options", list(_mutation_cases()))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from envs.core.markdown import md_table
 from envs.core.options import DRIVER_OPTIONS, options_markdown_table
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.content import ADVERSARIES, CARDS, GENERALS, INVADERS, PLANS
@@ -15,9 +16,7 @@ from envs.heroes_and_monsters.text import effect_text, prims_text
 
 
 def _table(header: list[str], rows: list[list]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
+    return md_table(header, rows)
 
 
 def starting_cards() -> str:

@@ -191,11 +191,11 @@ class HeroesAndMonstersGame(Game):
     def new_state(self, seed: int | None = None) -> HeroesAndMonstersState:
         return new_state(self, seed)
 
-    def state_from_json(self, data: Mapping[str, Any], supply: bool = True) -> HeroesAndMonstersState:
+    def state_from_json(self, data: Mapping[str, Any], *, check_box: bool = True) -> HeroesAndMonstersState:
         """Rebuild a state written by ``to_json`` (or by hand), after :func:`~.validation.check_state_json`
-        has checked it: a ValueError names the first field no game could hold. ``supply=False`` skips
+        has checked it: a ValueError names the first field no game could hold. ``check_box=False`` skips
         only the conservation of the box (for test positions with made-up piles, e.g. a deck of Ghouls)."""
-        check_state_json(self, data, supply)
+        check_state_json(self, data, check_box)
         state = HeroesAndMonstersState.from_json(self, data)
         if state.result is None and not state.legal_mask().any():
             raise ValueError(f"phase: {PHASES[state.phase]} leaves seat {state.current_player} no legal action")

@@ -71,7 +71,7 @@ def position(n: int = 2, seed: int = 0, players: dict[int, dict] | None = None, 
                 pd[key] = [g.key for g in GENERALS].index(value) if isinstance(value, str) else value
             else:
                 pd[key] = value
-    return game.state_from_json(data, supply=False)  # made-up piles (a deck of Ghouls) need not add up to the box
+    return game.state_from_json(data, check_box=False)  # made-up piles (a deck of Ghouls) need not add up to the box
 
 
 def hand_slot(state, seat: int, name: str) -> int:

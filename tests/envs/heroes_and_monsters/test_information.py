@@ -64,5 +64,5 @@ def test_a_visible_change_does_change_the_observation():
     s = position(n=2)
     data = s.to_json()
     data["rubble"] = data["rubble"] + [cid("Ghoul")]
-    t = s.game.state_from_json(data, supply=False)  # a builder position (made-up piles)
+    t = s.game.state_from_json(data, check_box=False)  # a builder position (made-up piles)
     assert not np.array_equal(s.observe(1), t.observe(1))

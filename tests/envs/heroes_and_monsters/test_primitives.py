@@ -135,6 +135,6 @@ def test_sylvaen_threat_three_regenerates_every_invader_at_the_invasion():
     data = s.to_json()
     data["field"] = [iid("Shieldbearer"), iid("Elf Archer"), iid("Shieldbearer"), iid("Dwarf Axeman")]
     data["markers"] = [2, 0, 1, 0]
-    s = s.game.state_from_json(data, supply=False)  # a builder position (made-up piles)
+    s = s.game.state_from_json(data, check_box=False)  # a builder position (made-up piles)
     s.apply(PASS)
     assert s.markers[0] == 1 and s.markers[2] == 0

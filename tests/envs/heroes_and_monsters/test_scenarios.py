@@ -89,7 +89,7 @@ def test_6_two_health_levels_need_two_markers():
     assert s.markers[1] == 1 and s.dmg == 3 and A("ATTACK", 1) not in legal(s)
     data = s.to_json()
     data.update(active=1, current_player=1, turns_done=1, dmg=4, phase=COMBAT)
-    s = s.game.state_from_json(data, supply=False)  # a builder position (made-up piles)
+    s = s.game.state_from_json(data, check_box=False)  # a builder position (made-up piles)
     defeated = s.defeated
     s.apply(A("ATTACK", 1))
     assert s.inv_discard[-1] == iid("Knight") and s.field[1] == -1 and s.defeated == defeated + 1

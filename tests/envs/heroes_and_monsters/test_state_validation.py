@@ -34,7 +34,7 @@ OVER = _play(GAME, 3, lambda s: s.is_over()).to_json()
 
 def _expect(data, path, game=GAME, supply=True):
     with pytest.raises(ValueError) as err:
-        game.state_from_json(data, supply=supply)
+        game.state_from_json(data, check_box=supply)
     message = str(err.value)
     assert message.startswith(f"{path}:") or f" {path} " in message, message
     return message
@@ -207,7 +207,7 @@ def test_a_lost_card_is_named_and_the_box_must_keep_its_size():
 
 def test_supply_false_skips_only_the_conservation():
     data = _mutated(MID, lambda d: d["fortress"].append(d["fortress"][0]))
-    GAME.state_from_json(data, supply=False)
+    GAME.state_from_json(data, check_box=False)
     _expect(_mutated(data, _set(["ward"], -1)), "ward", supply=False)
 
 
