@@ -227,7 +227,11 @@ def check_state_json(game: HeroesAndMonstersGame, data: Any, supply: bool = True
         if seat == active or seat in queue[:i]:
             _fail(f"support_queue[{i}]", "a seat other than the active one, at most once", seat)
     _int(d["steps"], "steps", 0, game.step_cap)
-    _number(d["total"], "total")
+    total = _number(d["total"], "total")
+    if not game.shaped:  # win_loss: nothing while the game runs, then +1, -1 or 0 (truncated) once
+        want = 0.0 if result in (None, "truncated") else 1.0 if result == "victory" else -1.0
+        if total != want:
+            _fail("total", f"{want} (the win/loss reward so far, with result {result!r})", total)
     if "rewards" in d:
         rewards = _list(d["rewards"], "rewards", size=n)
         for i, r in enumerate(rewards):

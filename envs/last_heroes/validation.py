@@ -146,6 +146,8 @@ def validate(game: Any, data: Any, check_box: bool = True) -> None:
     for needed, key in (("LOAD_SOURCE", "load_kind"), ("EXCHANGE_GIVE", "exchange_kind"), ("L1_GIVE", "l1_target")):
         if (phase == needed) != (turn.raw(key, None) is not None):
             raise turn.fail(key, f"is set exactly when the phase is {needed} (the phase is {phase})")
+    if phase == "LOAD_SOURCE":
+        _check_sources(game, data, load_kind)
     for j, entry in enumerate(turn.list("load_used", default=[])):
         where = f"{turn.at('load_used')}[{j}]"
         check_list(entry, where, 2)
@@ -184,4 +186,26 @@ def check_playable(state: Any) -> None:
         raise ValueError(
             f"state: seat {state.current_player} has no legal action in phase {PHASES[state.phase]}; "
             "the decision does not fit the position"
+        )
+
+
+def _check_sources(game: Any, data: dict[str, Any], load_kind: int) -> None:
+    """A weapon being loaded can still be: the ammo it needs is at most what is left to source it
+    from (each Magazine slot of its type once per load, with ammo left, and the loader's Jokers);
+    otherwise the load would run into a decision with no legal action."""
+    seat = data["current_player"]
+    used = {tuple(u) for u in data["turn"].get("load_used", [])}
+    wanted = game.kind_type[load_kind]
+    slots = sum(
+        1
+        for i, p in enumerate(data["players"])
+        for slot, (kind, ammo) in enumerate(p["magazine"])
+        if kind is not None and kind != NO and ammo > 0 and game.kind_type[kind] == wanted and (i, slot) not in used
+    )
+    need = data["turn"].get("load_need", 0)
+    have = slots + data["players"][seat].get("jokers", 0)
+    if need < 1 or need > have:
+        raise ValueError(
+            f"state.turn.load_need: {need} ammo still to source, but {have} sources are left "
+            "(Magazine slots of the weapon's type, and Jokers); a load needs 1 to that many"
         )

@@ -32,9 +32,9 @@ PENDING = _play(GAME, 0, lambda s: s.pending is not None).to_json()  # PAY_ANY o
 OVER = _play(GAME, 3, lambda s: s.is_over()).to_json()
 
 
-def _expect(data, path, game=GAME, supply=True):
+def _expect(data, path, game=GAME, check_box=True):
     with pytest.raises(ValueError) as err:
-        game.state_from_json(data, check_box=supply)
+        game.state_from_json(data, check_box=check_box)
     message = str(err.value)
     assert message.startswith(f"{path}:") or f" {path} " in message, message
     return message
@@ -208,7 +208,7 @@ def test_a_lost_card_is_named_and_the_box_must_keep_its_size():
 def test_supply_false_skips_only_the_conservation():
     data = _mutated(MID, lambda d: d["fortress"].append(d["fortress"][0]))
     GAME.state_from_json(data, check_box=False)
-    _expect(_mutated(data, _set(["ward"], -1)), "ward", supply=False)
+    _expect(_mutated(data, _set(["ward"], -1)), "ward", check_box=False)
 
 
 # -- other games, other tables, not a state -------------------------------------------------------------
@@ -242,7 +242,6 @@ HARMLESS = {
     "the box reordered": lambda d: d["box"].reverse(),
     "the Fortress deck reordered": lambda d: d["fortress"].reverse(),
     "another chance": lambda d: d.update(chance=GAME.new_state(99).to_json()["chance"]),
-    "another total": lambda d: d.update(total=0.5),
     "the env id written": lambda d: d.update(env_id="heroes_and_monsters_v0"),
 }
 
@@ -287,3 +286,12 @@ def test_random_mutations_give_a_value_error_or_a_playable_state():
                 s.observe(s.current_player if s.current_player >= 0 else 0)
                 s.render()
     assert accepted > 0  # some mutations are harmless (a reordered pile, another count...)
+
+
+def test_the_reward_total_follows_the_result_unless_rewards_are_shaped():
+    """Under win_loss the total is 0 while the game runs (returns() would otherwise lie)."""
+    _expect(_mutated(MID, lambda d: d.update(total=0.5)), "total")
+    _expect(_mutated(OVER, lambda d: d.update(total=-d["total"])), "total")
+    shaped = HeroesAndMonstersGame(num_players=3, adversary="sylvaen", reward_scheme="shaped")
+    state = shaped.state_from_json(_mutated(MID, lambda d: d.update(total=0.5)))
+    assert state.returns()[0] == 0.5
