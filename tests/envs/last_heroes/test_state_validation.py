@@ -102,3 +102,24 @@ def test_every_state_of_a_game_loads_and_plays_on_alike():
             assert np.array_equal(copy_.legal_mask(), state.legal_mask())
             state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
         assert game.state_from_json(state.to_json()).is_over()
+
+
+def test_a_load_that_could_not_be_completed_is_refused():
+    """LOAD_SOURCE with more ammo to source than slots and Jokers left would dead-end steps later."""
+    game = GAME(num_players=3)
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_over() and state.to_json()["phase"] != "LOAD_SOURCE":
+            state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+        if not state.is_over():
+            break
+    data = state.to_json()
+    assert data["phase"] == "LOAD_SOURCE"
+    game.state_from_json(copy.deepcopy(data))  # as the rules left it: loads
+    for p in data["players"]:
+        p["jokers"] = 0
+    data["turn"]["load_need"] = 3
+    data["turn"]["load_used"] = [[i, s] for i in range(3) for s in (0, 1)]
+    with pytest.raises(ValueError, match=r"state.turn.load_need: 3 ammo still to source, but 0 sources are left"):
+        game.state_from_json(data)
