@@ -99,15 +99,6 @@ def test_bad_options_raise_value_error(options, word):
         last_bastion_v0.env(**options)
 
 
-def test_render_and_describe():
-    env = last_bastion_v0.env(num_players=2, render_mode="ansi")
-    env.reset(seed=3)
-    text = env.render()
-    assert "Last Bastion" in text and "player_0" in text
-    legal = np.flatnonzero(env.action_mask()).tolist()
-    assert all(env.describe_action(a) for a in legal)
-
-
 def test_heroes_option_sets_agent_order():
     s = LastBastionGame(num_players=3, heroes=["Oswin", "Kaela", "Brakka"]).new_state(7)
     from envs.last_bastion.content import HEROES
