@@ -13,7 +13,11 @@ from pettingzoo.test import api_test, seed_test
 from envs import lost_legends_v0
 from envs.core.game import IllegalActionError
 from envs.lost_legends import actions as A
+from envs.lost_legends.common import SELECT_NONE
 from envs.lost_legends.game import LostLegendsGame
+from tests.envs.lost_legends.builders import Position
+
+H4 = ["Warrior", "Hunter", "Assassin", "Sorceress"]
 
 
 @pytest.fixture(autouse=True)
@@ -160,6 +164,21 @@ def test_driver_options_are_not_game_options():
     env.reset(seed=3)
     text = env.render()
     assert "Lost Legends" in text and "legal:" in text
+
+
+def test_forced_decisions_are_played_by_the_driver_when_asked():
+    # Seat 1 has no monster: its selection (take or draw) is a real choice, where the driver stops.
+    state = Position(4, H4, level=1).front(0, "1-M01").front(1, None).attacking(0).state()
+    assert state.legal_actions() == [A.UNARMED]
+    env = lost_legends_v0.env(num_players=4, auto_skip_forced=True)
+    env.reset_to_state(state)
+    assert state.markers[0] == 1  # UNARMED, STRIKE and the forced ACCEPT_DAMAGE were played
+    assert env.agent_selection == "player_1" and state.decision == SELECT_NONE
+    assert np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).size >= 2
+    plain = lost_legends_v0.env(num_players=4)
+    state = Position(4, H4, level=1).front(0, "1-M01").front(1, None).attacking(0).state()
+    plain.reset_to_state(state)
+    assert state.markers[0] == 0 and plain.agent_selection == "player_0"
 
 
 def test_heroes_and_starting_player_options():
