@@ -5,7 +5,6 @@ illegal actions are the conformance kit's (tests/test_conformance.py)."""
 
 from __future__ import annotations
 
-import random
 import warnings
 
 import numpy as np
@@ -17,6 +16,7 @@ from envs.lost_legends import actions as A
 from envs.lost_legends.common import SELECT_NONE
 from envs.lost_legends.game import LostLegendsGame
 from tests.envs.lost_legends.builders import Position
+from tests.helpers import play_aec
 
 H4 = ["Warrior", "Hunter", "Assassin", "Sorceress"]
 
@@ -28,26 +28,16 @@ def _quiet():
         yield
 
 
-def play(env, seed: int, policy_seed: int = 0):
-    """A whole game of random legal actions through the AEC API: (summed rewards, final infos)."""
-    rng = random.Random(policy_seed)
-    env.reset(seed=seed)
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    final = {}
-    for agent in env.agent_iter(max_iter=100_000):
-        obs, reward, term, trunc, info = env.last()
-        totals[agent] += reward
-        if term or trunc:
-            final[agent] = info
-            env.step(None)
-            continue
-        mask = obs["action_mask"]
+def play(env, seed: int):
+    """A whole game of random legal actions through the AEC API, where only the acting agent ever has
+    a legal action: (summed rewards, final infos)."""
+
+    def others_have_none(env, agent, obs, legal):
         for other in env.agents:
             if other != agent:
                 assert env.observe(other)["action_mask"].sum() == 0
-        env.step(rng.choice(np.flatnonzero(mask).tolist()))
-    assert not env.agents
-    return totals, final
+
+    return play_aec(env, seed, on_decision=others_have_none)
 
 
 def test_pettingzoo_api_test_dict_observations():

@@ -10,16 +10,7 @@ from envs.lost_legends.common import DRAFT_BUY_COMMITTED
 from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
 from tests.envs.lost_legends.builders import Position, act, cid
-
-
-def _play(game, seed: int, bots: dict, rng):
-    s = game.new_state(seed)
-    while not s.is_over():
-        bot = bots.get(s.current_player)
-        a = bot.act_state(s) if bot else int(rng.choice(np.flatnonzero(s.legal_mask())))
-        assert s.legal_mask()[a]
-        s.apply(a)
-    return s
+from tests.helpers import play_with_bots
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -30,7 +21,7 @@ def test_one_bot_among_random_players_wins_far_more_than_its_share(n):
     wins = 0
     for i in range(games):
         seat = i % n
-        s = _play(game, 500 + i, {seat: HeuristicBot()}, np.random.default_rng(i))
+        s = play_with_bots(game, 500 + i, {seat: HeuristicBot()}, np.random.default_rng(i))
         wins += s.outcome().winners == (seat,)
     assert wins / games >= 0.75 > 1 / n, (wins, games)
 
@@ -38,10 +29,10 @@ def test_one_bot_among_random_players_wins_far_more_than_its_share(n):
 def test_bots_play_whole_games_and_are_deterministic():
     for n in (3, 5):
         game = LostLegendsGame(num_players=n)
-        a = _play(game, 9, {i: HeuristicBot() for i in range(n)}, np.random.default_rng(0))
-        b = _play(game, 9, {i: HeuristicBot() for i in range(n)}, np.random.default_rng(1))
+        a = play_with_bots(game, 9, {i: HeuristicBot() for i in range(n)}, np.random.default_rng(0))
+        b = play_with_bots(game, 9, {i: HeuristicBot() for i in range(n)}, np.random.default_rng(1))
         assert a.is_terminal() and a.to_json() == b.to_json()
-        seeded = _play(game, 9, {i: HeuristicBot(seed=3) for i in range(n)}, np.random.default_rng(0))
+        seeded = play_with_bots(game, 9, {i: HeuristicBot(seed=3) for i in range(n)}, np.random.default_rng(0))
         assert seeded.is_terminal()
 
 

@@ -19,25 +19,14 @@ from envs.lost_legends.content import CARDS, KINDS
 from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
 from tests.envs.lost_legends.builders import act
-
-
-def random_positions(n: int, seed: int, every: int = 3):
-    game = LostLegendsGame(num_players=n)
-    s = game.new_state(seed)
-    rng = np.random.default_rng(seed)
-    step = 0
-    while not s.is_over():
-        if step % every == 0:
-            yield s
-        s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
-        step += 1
+from tests.helpers import random_states
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_resample_hidden_keeps_what_the_seat_sees(n):
     rng = np.random.default_rng(n)
     checked = changed = drafting = 0
-    for s in random_positions(n, 10 + n):
+    for s in random_states(LostLegendsGame(num_players=n), 10 + n, every=3):
         for seat in range(n):
             other = s.resample_hidden(seat, rng)
             assert np.array_equal(other.observe(seat), s.observe(seat)), (seat, s.render(seat))
@@ -57,7 +46,7 @@ def test_resample_hidden_keeps_what_the_seat_sees(n):
 def test_resample_keeps_seen_cards_in_place():
     """A card the seat has seen stays where it is: only never-seen cards move."""
     rng = np.random.default_rng(0)
-    for s in random_positions(4, 3, every=1):
+    for s in random_states(LostLegendsGame(num_players=4), 3):
         if s.phase != GEAR_UP:
             break
         for seat in range(4):
@@ -116,7 +105,7 @@ def test_resampled_states_are_consistent_for_every_seat():
     """After a redeal for one seat, every other seat still has seen its own hand and pick, and the
     cards stay conserved: the sample is a possible game, not only a possible view."""
     rng = np.random.default_rng(1)
-    for s in random_positions(5, 8, every=2):
+    for s in random_states(LostLegendsGame(num_players=5), 8, every=2):
         if s.phase != GEAR_UP:
             break
         for seat in range(5):
