@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.helpers import play_random
 from tests.toys import GAME as RelayGame
 from training.config import load_config
 from training.evaluate import evaluate, markdown
@@ -24,9 +25,7 @@ def _random_team_rate(n: int, games: int, target: int = 10) -> float:
     rng = np.random.default_rng(123)
     won = 0
     for g in range(games):
-        state = game.new_state(10_000 + g)
-        while not state.is_over():
-            state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+        state = play_random(game.new_state(10_000 + g), rng)
         won += state.outcome().team_won
     return won / games
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import envs
+from envs.conformance import play_random_game
 from envs.core.game import play_forced
 from tests.toys import LAYOUT, RelayGame
 from training.evaluate import evaluate
@@ -115,12 +116,7 @@ def test_a_competitive_seat_maximises_its_own_result():
 
 
 def _finished_last_heroes():
-    game = envs.game_class("last_heroes_v0")(num_players=2)
-    state = game.new_state(1)
-    rng = np.random.default_rng(1)
-    while not state.is_over():
-        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
-    return state
+    return play_random_game(envs.game_class("last_heroes_v0")(num_players=2), 1, check=False)
 
 
 def test_temperature_and_noise_keep_choices_legal_and_seeded():

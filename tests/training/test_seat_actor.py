@@ -7,6 +7,7 @@ import pytest
 import torch
 
 import envs
+from tests.helpers import random_states
 from tests.training.test_checkpoints import make_model
 from training.checkpoints import save_checkpoint
 from training.evaluate import play_game
@@ -36,11 +37,9 @@ def seat_streams(games=3, players=4, seed=0):
     rng = np.random.default_rng(seed)
     out = []
     for g in range(games):
-        state = game.new_state(seed + g)
-        while not (state.is_terminal() or state.is_truncated()):
-            seat, mask = state.current_player, state.legal_mask()
-            out.append((seat, state.observe(seat), mask.copy()))
-            state.apply(int(rng.choice(np.flatnonzero(mask))))
+        for state in random_states(game, seed + g, rng=rng):
+            seat = state.current_player
+            out.append((seat, state.observe(seat), state.legal_mask().copy()))
     return out
 
 

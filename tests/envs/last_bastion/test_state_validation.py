@@ -12,18 +12,15 @@ import pytest
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import END_TURN, RESOLVE_ID, SPACE_ID
 from envs.last_bastion.game import LastBastionGame
+from tests.helpers import play_random, random_states
 
 
 def _states(n: int, seed: int) -> dict[str, dict]:
     """The first JSON state of each decision kind met in a seeded random game (and the final one)."""
-    game = LastBastionGame(num_players=n)
-    s = game.new_state(seed)
-    rng = np.random.default_rng(seed)
     out: dict[str, dict] = {}
-    while not s.is_over():
+    for s in random_states(LastBastionGame(num_players=n), seed):
         out.setdefault(s.decision["kind"], s.to_json())
-        s.apply(int(rng.choice(s.legal_actions())))
-    out["over"] = s.to_json()
+    out["over"] = s.to_json()  # the finished game
     return out
 
 
@@ -35,12 +32,7 @@ COMBAT = STATES["COMBAT_RESOLVE"]
 
 
 def play_out(state, seed: int = 0) -> None:
-    rng = np.random.default_rng(seed)
-    for _ in range(20_000):
-        if state.is_over():
-            return
-        state.apply(int(rng.choice(state.legal_actions())))
-    raise AssertionError("the game did not end")
+    play_random(state, np.random.default_rng(seed))
 
 
 def rejected(data, path: str, game=GAME) -> str:

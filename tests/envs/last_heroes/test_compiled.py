@@ -23,6 +23,7 @@ from envs.last_heroes.game import LastHeroesGame
 from envs.last_heroes.state import LastHeroesState
 from tests.envs.last_heroes import builders
 from tests.envs.last_heroes.test_invariants import POLICIES, VARIANTS, Run, make_game
+from tests.helpers import play_random
 
 # Options that change the rules, the encoding or the rewards, in combinations.
 OPTION_SETS = (
@@ -137,8 +138,7 @@ def test_clone_is_independent_and_replays_identically():
     game = LastHeroesGame(num_players=4, engine="compiled", shaping_coef=0.5)
     state = game.new_state(3)
     rng = np.random.default_rng(0)
-    for _ in range(60):
-        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    play_random(state, rng, steps=60)
     before = (state.to_json(), [state.observe(i) for i in range(4)], state.legal_mask().copy())
     copy = state.clone()
     replay = state.clone()
@@ -156,9 +156,7 @@ def test_clone_is_independent_and_replays_identically():
 def test_json_round_trip_keeps_the_engine_and_the_game():
     game = LastHeroesGame(num_players=3, engine="compiled")
     state = game.new_state(11)
-    rng = np.random.default_rng(1)
-    for _ in range(45):
-        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    play_random(state, np.random.default_rng(1), steps=45)
     data = json.loads(json.dumps(state.to_json()))
     again = game.state_from_json(data)
     assert isinstance(again, CompiledState)

@@ -7,24 +7,10 @@ import pytest
 
 from envs.last_heroes.game import LastHeroesGame
 from envs.last_heroes.heuristic import HeuristicBot
+from tests.helpers import play_with_bots, random_action
 
 GAMES_VS_RANDOM = 500
 MIN_WIN_RATE = 0.80
-
-
-def _random_action(state, rng: np.random.Generator) -> int:
-    return int(rng.choice(np.flatnonzero(state.legal_mask())))
-
-
-def _play(game: LastHeroesGame, seed: int, bots: dict, rng: np.random.Generator):
-    """Play one game; seats in ``bots`` use their bot, the others play uniformly random legal actions."""
-    state = game.new_state(seed)
-    while not state.is_terminal():
-        bot = bots.get(state.current_player)
-        action = bot.act_state(state) if bot is not None else _random_action(state, rng)
-        assert state.legal_mask()[action], (action, state.render())
-        state.apply(action)
-    return state
 
 
 def test_beats_random_two_players():
@@ -36,7 +22,7 @@ def test_beats_random_two_players():
     wins = 0
     for i in range(GAMES_VS_RANDOM):
         seat = i % 2
-        final = _play(game, 1000 + i, {seat: bot}, np.random.default_rng(7_000 + i))
+        final = play_with_bots(game, 1000 + i, {seat: bot}, np.random.default_rng(7_000 + i))
         winners = final.winners()
         wins += winners == [seat]
     assert wins / GAMES_VS_RANDOM >= MIN_WIN_RATE, f"won {wins} of {GAMES_VS_RANDOM}"
@@ -51,9 +37,9 @@ def test_always_legal(num_players):
         for i in range(8):
             seed = 100 * num_players + i
             everyone = {s: HeuristicBot(strict=True) for s in range(num_players)}
-            _play(game, seed, everyone, np.random.default_rng(seed))
+            play_with_bots(game, seed, everyone, np.random.default_rng(seed))
             mixed = {s: HeuristicBot(seed=seed, strict=True) for s in range(0, num_players, 2)}
-            _play(game, seed + 50, mixed, np.random.default_rng(seed))
+            play_with_bots(game, seed + 50, mixed, np.random.default_rng(seed))
 
 
 def test_wins_most_multiplayer_games_against_random():
@@ -62,9 +48,8 @@ def test_wins_most_multiplayer_games_against_random():
         game = LastHeroesGame(num_players=n)
         bot = HeuristicBot(strict=True)
         games = 10 * n
-        wins = sum(
-            _play(game, 3000 + i, {i % n: bot}, np.random.default_rng(i)).winners() == [i % n] for i in range(games)
-        )
+        finals = (play_with_bots(game, 3000 + i, {i % n: bot}, np.random.default_rng(i)) for i in range(games))
+        wins = sum(final.winners() == [i % n] for i, final in enumerate(finals))
         assert wins >= 0.8 * games, (n, wins, games)
 
 
@@ -82,7 +67,7 @@ def test_deterministic_and_seeded():
             assert seeded_a.act_state(state) == seeded_b.act_state(state)
             # the same decision from a state rebuilt from JSON
             assert plain.act_state(game.state_from_json(state.to_json())) == a
-            state.apply(a if rng.random() < 0.7 else _random_action(state, rng))
+            state.apply(a if rng.random() < 0.7 else random_action(state, rng))
 
 
 def _hidden_variant(data: dict, actor: int, rng: np.random.Generator) -> dict | None:

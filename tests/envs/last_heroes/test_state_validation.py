@@ -9,17 +9,14 @@ import numpy as np
 import pytest
 
 import envs
+from tests.helpers import play_random, random_states
 
 GAME = envs.game_class("last_heroes_v0")
 
 
 def _midgame(n: int = 3, steps: int = 40, engine: str = "python") -> dict:
     game = GAME(num_players=n, engine=engine)
-    state = game.new_state(seed=11)
-    rng = np.random.default_rng(11)
-    for _ in range(steps):
-        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
-    return state.to_json()
+    return play_random(game.new_state(seed=11), np.random.default_rng(11), steps=steps).to_json()
 
 
 def _kind_in_hand(data, seat=0):
@@ -95,12 +92,9 @@ def test_every_state_of_a_game_loads_and_plays_on_alike():
     """The checks refuse nothing the rules reach: every state of whole games round-trips."""
     for seed in range(3):
         game = GAME(num_players=4)
-        state = game.new_state(seed=seed)
-        rng = np.random.default_rng(seed)
-        while not state.is_over():
+        for state in random_states(game, seed):
             copy_ = game.state_from_json(copy.deepcopy(state.to_json()))
             assert np.array_equal(copy_.legal_mask(), state.legal_mask())
-            state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
         assert game.state_from_json(state.to_json()).is_over()
 
 

@@ -14,29 +14,19 @@ import numpy as np
 import pytest
 
 from envs.lost_legends import draft, text
-from envs.lost_legends.common import GEAR_UP, NO
+from envs.lost_legends.common import DRAFT_PICK, DRAFT_PLACE, GEAR_UP, NO
 from envs.lost_legends.content import CARDS, KINDS
 from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
-
-
-def random_positions(n: int, seed: int, every: int = 3):
-    game = LostLegendsGame(num_players=n)
-    s = game.new_state(seed)
-    rng = np.random.default_rng(seed)
-    step = 0
-    while not s.is_over():
-        if step % every == 0:
-            yield s
-        s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
-        step += 1
+from tests.envs.lost_legends.builders import act
+from tests.helpers import random_states
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_resample_hidden_keeps_what_the_seat_sees(n):
     rng = np.random.default_rng(n)
     checked = changed = drafting = 0
-    for s in random_positions(n, 10 + n):
+    for s in random_states(LostLegendsGame(num_players=n), 10 + n, every=3):
         for seat in range(n):
             other = s.resample_hidden(seat, rng)
             assert np.array_equal(other.observe(seat), s.observe(seat)), (seat, s.render(seat))
@@ -56,7 +46,7 @@ def test_resample_hidden_keeps_what_the_seat_sees(n):
 def test_resample_keeps_seen_cards_in_place():
     """A card the seat has seen stays where it is: only never-seen cards move."""
     rng = np.random.default_rng(0)
-    for s in random_positions(4, 3, every=1):
+    for s in random_states(LostLegendsGame(num_players=4), 3):
         if s.phase != GEAR_UP:
             break
         for seat in range(4):
@@ -115,7 +105,7 @@ def test_resampled_states_are_consistent_for_every_seat():
     """After a redeal for one seat, every other seat still has seen its own hand and pick, and the
     cards stay conserved: the sample is a possible game, not only a possible view."""
     rng = np.random.default_rng(1)
-    for s in random_positions(5, 8, every=2):
+    for s in random_states(LostLegendsGame(num_players=5), 8, every=2):
         if s.phase != GEAR_UP:
             break
         for seat in range(5):
@@ -126,3 +116,43 @@ def test_resampled_states_are_consistent_for_every_seat():
                 assert set(other.hands[j]) <= set(other.seen[j])
                 if other.picks[j] != NO and not draft.pick_revealed(other, j):
                     assert other.picks[j] in other.seen[j]
+
+
+def _step(s) -> None:
+    if s.decision == DRAFT_PICK:
+        act(s, "PICK", 0)
+    else:
+        act(s, "PLACE_SKILL")
+
+
+def _play_draft_until(s, round_, seat):
+    """Pick slot 0 / place as a skill until ``seat`` is asked for its pick in round ``round_``."""
+    while not (s.draft_round == round_ and s.decision == DRAFT_PICK and s.current_player == seat):
+        _step(s)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("round_", [1, 2, 3, 4, 5])
+def test_no_seat_can_infer_a_pick_before_its_reveal(n, round_):
+    """2.2: the passed hands lie face down until every pick is placed. A seat that saw the passed
+    hand while the others were still placing could tell an unrevealed pick from it (with 3-4 players
+    a hand comes back round the table: it then lacks exactly the unrevealed card). Every seat's
+    pick is varied; no other seat's observation may change before that pick is revealed."""
+    for last in range(n):
+        _check_pick_hidden(n, round_, last)
+
+
+def _check_pick_hidden(n, round_, last):
+    game = LostLegendsGame(num_players=n, starting_player=0)
+    s = game.new_state(11)
+    _play_draft_until(s, round_, last)
+    a, b = s.clone(), s.clone()
+    act(a, "PICK", 0)
+    act(b, "PICK", 1)
+    while not (a.decision == DRAFT_PLACE and a.current_player == last):
+        for j in range(n):
+            if j != last:
+                assert (a.observe(j) == b.observe(j)).all(), (a.draft_round, a.current_player, j)
+        _step(a)
+        _step(b)
+    assert a.phase == GEAR_UP and a.draft_round == round_

@@ -69,6 +69,7 @@ from envs.lost_legends.content import (
 )
 from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
+from tests.helpers import play_random, random_states
 
 GAMES = {3: 700, 4: 650, 5: 650}  # 2,000 in the default run
 SLOW_GAMES = {3: 3400, 4: 3300, 5: 3300}  # 10,000 under -m slow
@@ -533,10 +534,7 @@ def test_json_round_trip_and_clone_at_every_step(n):
 
 def test_truncation_at_max_steps():
     game = LostLegendsGame(num_players=3, max_steps=100)
-    s = game.new_state(0)
-    rng = np.random.default_rng(0)
-    while not s.is_over():
-        s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
+    s = play_random(game.new_state(0), np.random.default_rng(0))
     assert s.is_truncated() and not s.is_terminal() and s.steps == 100
     out = s.outcome()
     assert out.truncated and out.winners == () and s.legal_mask().sum() == 0
@@ -549,16 +547,10 @@ def test_every_masked_in_action_executes_and_leads_to_a_decision(n):
     game = LostLegendsGame(num_players=n)
     tried = 0
     for seed in range(2):
-        s = game.new_state(900 + seed)
-        rng = np.random.default_rng(seed)
-        step = 0
-        while not s.is_over():
-            if step % 6 == 0:
-                for a in np.flatnonzero(s.legal_mask()):
-                    copy = s.clone()
-                    copy.apply(int(a))
-                    assert copy.is_over() or copy.legal_mask().any()
-                    tried += 1
-            s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
-            step += 1
+        for s in random_states(game, 900 + seed, every=6, rng=np.random.default_rng(seed)):
+            for a in np.flatnonzero(s.legal_mask()):
+                copy = s.clone()
+                copy.apply(int(a))
+                assert copy.is_over() or copy.legal_mask().any()
+                tried += 1
     assert tried > 100

@@ -17,6 +17,7 @@ from envs import last_bastion_v0, lost_legends_v0
 from envs.lost_legends.common import DEFEND, DRAFT_PICK, DRAFT_PLACE, NO, SELECT_OWN
 from envs.lost_legends.content import CARDS, MONSTERS
 from envs.lost_legends.game import LostLegendsGame
+from tests.helpers import random_states
 
 N = 4
 
@@ -24,17 +25,13 @@ N = 4
 @cache
 def _states() -> dict[str, dict]:
     """Real states of one 4-player game (JSON), by the decision open in them; "over" at the end."""
-    game = LostLegendsGame(num_players=N)
-    s = game.new_state(5)
-    rng = np.random.default_rng(5)
     wanted = {DRAFT_PICK: "pick", DRAFT_PLACE: "place", SELECT_OWN: "select", DEFEND: "defend"}
     out: dict[str, dict] = {}
-    while not s.is_over():
+    for s in random_states(LostLegendsGame(num_players=N), 5):
         name = wanted.get(s.decision)
         if name and name not in out and (name != "select" or any(s.tokens) or s.level > 0):
             out[name] = s.to_json()
-        s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
-    out["over"] = s.to_json()
+    out["over"] = s.to_json()  # the finished game
     assert set(out) == {"pick", "place", "select", "defend", "over"}, set(out)
     return out
 

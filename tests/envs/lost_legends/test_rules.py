@@ -1,16 +1,31 @@
-"""Rules beyond the numbered scenarios: level-up masks and several rewards at once, the charges
-that drain, take gold or hit, useless blocks, forced decisions through the driver."""
+"""Rules beyond the numbered scenarios: the hands passed after the placements, level-up masks and
+several rewards at once, the charges that drain, take gold or hit, useless blocks, restore and regenerate."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from envs import lost_legends_v0
 from envs.lost_legends import actions as A
 from envs.lost_legends.common import ATTACK_BUILD, DEFEND, LEVEL_REWARD, NO, SELECT_DRAWN, SELECT_NONE
+from envs.lost_legends.game import LostLegendsGame
 from tests.envs.lost_legends.builders import Position, act, cid
 
 H4 = ["Warrior", "Hunter", "Assassin", "Sorceress"]
+
+
+def test_hands_are_passed_left_after_the_placements():
+    game = LostLegendsGame(num_players=4, starting_player=0)
+    s = game.new_state(3)
+    hands = [list(h) for h in s.hands]
+    picks = {}
+    for _ in range(4):
+        picks[s.current_player] = s.hands[s.current_player][0]
+        act(s, "PICK", 0)
+    for _ in range(3):  # while placing, every seat still holds its own remaining cards
+        assert all(s.hands[i] == sorted(c for c in hands[i] if c != picks[i]) for i in range(4))
+        act(s, "PLACE_SKILL")
+    act(s, "PLACE_SKILL")
+    assert s.draft_round == 2
+    for i in range(4):
+        assert s.hands[(i + 1) % 4] == sorted(c for c in hands[i] if c != picks[i])
 
 
 def test_two_thresholds_give_two_rewards_and_full_tracks_are_masked():
@@ -69,18 +84,3 @@ def test_restore_and_regenerate():
     assert s.mana[0] == 2 and s.exhausted[0][9] and not s.legal_mask()[A.USE + 9]
     act(s, "STRIKE")  # 1 melee: 2 markers, then REGEN 1
     assert s.markers[0] == 1
-
-
-def test_forced_decisions_are_played_by_the_driver_when_asked():
-    # Seat 1 has no monster: its selection (take or draw) is a real choice, where the driver stops.
-    state = Position(4, H4, level=1).front(0, "1-M01").front(1, None).attacking(0).state()
-    assert state.legal_actions() == [A.UNARMED]
-    env = lost_legends_v0.env(num_players=4, auto_skip_forced=True)
-    env.reset_to_state(state)
-    assert state.markers[0] == 1  # UNARMED, STRIKE and the forced ACCEPT_DAMAGE were played
-    assert env.agent_selection == "player_1" and state.decision == SELECT_NONE
-    assert np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).size >= 2
-    plain = lost_legends_v0.env(num_players=4)
-    state = Position(4, H4, level=1).front(0, "1-M01").front(1, None).attacking(0).state()
-    plain.reset_to_state(state)
-    assert state.markers[0] == 0 and plain.agent_selection == "player_0"
