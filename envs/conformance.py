@@ -60,12 +60,13 @@ def _where(game: Game, seed: int, step: int) -> str:
 
 
 # -- the AEC face ----------------------------------------------------------------------------------
-def check_pettingzoo_api(game_cls: type[Game], num_players: int, num_cycles: int = 200) -> None:
-    """PettingZoo's own ``api_test`` and ``seed_test`` on the env at ``num_players``."""
+def check_pettingzoo_api(game_cls: type[Game], num_players: int, num_cycles: int = 200, **options: Any) -> None:
+    """PettingZoo's own ``api_test`` and ``seed_test`` on the env at ``num_players`` (with ``options``,
+    e.g. a rules engine)."""
     from pettingzoo.test import api_test, seed_test
 
-    api_test(TurnBasedEnv(game_cls, num_players=num_players), num_cycles=num_cycles)
-    seed_test(lambda: TurnBasedEnv(game_cls, num_players=num_players), num_cycles=num_cycles)
+    api_test(TurnBasedEnv(game_cls, num_players=num_players, **options), num_cycles=num_cycles)
+    seed_test(lambda: TurnBasedEnv(game_cls, num_players=num_players, **options), num_cycles=num_cycles)
 
 
 def check_illegal_actions(game_cls: type[Game], num_players: int, seed: int = 0) -> None:

@@ -45,7 +45,8 @@ def test_hidden_information(env_id, n, options):
 def test_pettingzoo_api_at_every_count(env_id):
     game_cls = envs.game_class(env_id)
     for n in range(game_cls.min_players, game_cls.max_players + 1):
-        kit.check_pettingzoo_api(game_cls, n, num_cycles=100)
+        for options in kit.engine_options(game_cls):
+            kit.check_pettingzoo_api(game_cls, n, num_cycles=100, **options)
 
 
 @pytest.mark.parametrize("env_id", envs.ENV_IDS)
