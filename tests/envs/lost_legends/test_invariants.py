@@ -3,7 +3,7 @@
 The games are played on the rules State directly (``legal_mask()`` / ``apply()``), with random
 legal actions; one game in four seats the heuristic bot at the even seats (long combat phases,
 more kills and level-ups) and one in ten is played with ``mask_useless_actions=False``. The
-default run plays ``GAMES`` (2,000 games: about a minute of CPU on an idle machine); the test
+default run plays ``GAMES`` (600 games: about 15 s of CPU on an idle machine); the test
 marked ``slow`` plays ``SLOW_GAMES`` (10,000).
 
 How often each invariant of section 9 is checked (``Checker`` below): "every step" after every
@@ -71,7 +71,7 @@ from envs.lost_legends.game import LostLegendsGame
 from envs.lost_legends.heuristic import HeuristicBot
 from tests.helpers import play_random, random_states
 
-GAMES = {3: 700, 4: 650, 5: 650}  # 2,000 in the default run
+GAMES = {3: 210, 4: 195, 5: 195}  # 600 in the default run (the thousands are under -m slow)
 SLOW_GAMES = {3: 3400, 4: 3300, 5: 3300}  # 10,000 under -m slow
 FREQUENT_EVERY = 4
 SAMPLE_EVERY = 24
