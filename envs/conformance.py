@@ -28,6 +28,11 @@ so a new game registers and gets all of it:
   of the last seeded one; after the end, ``step`` and ``last`` raise a clear RuntimeError and an
   unknown seat or agent is a ValueError.
 
+- :func:`check_observation_memo`: the observation through the memo equals the plain encoder's
+  (``ObservationLayout.encode_plain``) for every seat at every step, in a random order of seats;
+  each block reads only the fields it declares (attributes read through a recording proxy) and the
+  layout's constants, which stay the same objects all game; a ``shared`` block is the same for
+  every observer; every value lies in the layout's bounds;
 - :func:`check_state_mutations`: JSON states of random games, damaged (:func:`mutate`: drop, retype,
   negate, enlarge, duplicate, shorten, swap in another game's state), are refused by
   ``state_from_json`` with a ValueError at once, or load as states that keep the running invariants
@@ -49,6 +54,7 @@ import numpy as np
 
 from envs.core.aec import TurnBasedEnv
 from envs.core.game import Game, IllegalActionError, State
+from envs.core.observation import ObservationLayout
 
 
 def _random_action(state: State, rng: np.random.Generator) -> int:
@@ -607,3 +613,94 @@ __all__ = [
     "mutate",
     "play_random_game",
 ]
+
+
+# -- the observation memo -------------------------------------------------------------------------
+class _ReadRecorder:
+    """Stands in for a state and records the names of the non-method attributes read from it."""
+
+    def __init__(self, state: State):
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_reads", set())
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._state, name)
+        if not callable(value):
+            self._reads.add(name)
+        return value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AssertionError(f"an observation block set the state's attribute {name!r}")
+
+
+def _check_block_reads(layout: ObservationLayout, state: State, seat: int, where: str) -> None:
+    plain = layout.encode_plain(state, seat)
+    allowed_constants = set(layout.constants)
+    for b in layout.blocks:
+        proxy = _ReadRecorder(state)
+        out = np.zeros(b.shape, np.float32)
+        b.encode(proxy, seat, out)
+        undeclared = proxy._reads - set(b.reads) - allowed_constants
+        assert not undeclared, (
+            f"{where}: block {b.name!r} reads {sorted(undeclared)} but declares reads={b.reads!r}"
+            f" (constants {layout.constants!r}); the memo would miss their changes"
+        )
+        assert np.array_equal(out.reshape(-1), plain[b.offset : b.stop]), (
+            f"{where}: block {b.name!r} gives other values through a proxy of the state: it reads more than its fields"
+        )
+
+
+def _within(values: np.ndarray, layout: ObservationLayout) -> bool:
+    return bool(np.all((values >= layout.low) & (values <= layout.high)))
+
+
+def check_observation_memo(
+    game_cls: type[Game], num_players: int, games: int = 2, seed: int = 0, **options: Any
+) -> None:
+    """The memo changes nothing: see the module docstring. A state with its own ``observe`` (a
+    compiled engine) is checked against its readable twin by that engine's own tests."""
+    game = game_cls(num_players=num_players, **options)
+    layout = game.observation_layout
+    assert layout.encodable, (
+        f"{game_cls.__name__}: every observation block needs an encoder (Block(..., encode=..., reads=...))"
+    )
+    rng = np.random.default_rng(seed)
+    for g in range(games):
+        state = game.new_state(seed + g)
+        if type(state).observe is not State.observe:
+            return
+        constants = {c: getattr(state, c) for c in layout.constants}
+        step = 0
+        while True:
+            where = _where(game, seed + g, step)
+            seats = rng.permutation(num_players)
+            for seat in seats:
+                seat = int(seat)
+                plain = layout.encode_plain(state, seat)
+                memo = state.observe(seat)
+                bad = [
+                    b.name
+                    for b in layout.blocks
+                    if not np.array_equal(memo[b.offset : b.stop], plain[b.offset : b.stop])
+                ]
+                assert not bad, (
+                    f"{where}: seat {seat}'s observation through the memo differs from the plain one in {bad}"
+                )
+                assert plain.dtype == np.float32 and plain.shape == (layout.size,), f"{where}: shape or dtype"
+                out = [b.name for b in layout.blocks if not _within(plain[b.offset : b.stop], layout)]
+                assert not out, f"{where}: seat {seat}'s observation leaves [{layout.low}, {layout.high}] in {out}"
+            for b in layout.blocks:
+                if b.shared and num_players > 1:
+                    first = layout.encode_plain(state, 0)[b.offset : b.stop]
+                    for seat in range(1, num_players):
+                        assert np.array_equal(first, layout.encode_plain(state, seat)[b.offset : b.stop]), (
+                            f"{where}: shared block {b.name!r} differs between seats 0 and {seat}"
+                        )
+            if step % 7 == 0:
+                _check_block_reads(layout, state, int(seats[0]), where)
+            for c, value in constants.items():
+                assert getattr(state, c) is value, f"{where}: the layout's constant {c!r} changed during the game"
+            if state.is_over():
+                break
+            state.apply(_random_action(state, rng))
+            step += 1

@@ -3,11 +3,13 @@ every rules engine, and over the cooperative toy game. A new game registers and 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import envs
 from envs import conformance as kit
-from tests.toys import CrashingRelayGame, RelayGame, UncheckedRelayGame
+from envs.core import Block, ObservationLayout
+from tests.toys import OBS, CrashingRelayGame, RelayGame, UncheckedRelayGame
 
 
 def _cases(slow: bool = False):
@@ -111,6 +113,55 @@ def test_the_toy_game_passes_the_kit(n):
     kit.check_illegal_actions(RelayGame, n)
     kit.check_library_conventions(RelayGame, n)
     kit.check_state_mutations(RelayGame, n, games=2, points=2, mutations=40)
+    kit.check_observation_memo(RelayGame, n, games=5)
+
+
+def _relay_with_block(block):
+    """RelayGame whose "seat" block is replaced by ``block``."""
+    blocks = [block if b.name == "seat" else b.spec() for b in OBS.blocks]
+
+    class Variant(RelayGame):
+        observation_layout = ObservationLayout(blocks)
+
+    return Variant
+
+
+def test_the_memo_check_catches_an_undeclared_read_and_a_false_shared_block():
+    seat_block = OBS["seat"]
+    silent = Block("seat", 4, "", seat_block.encode, reads=())  # reads current_player, declares nothing
+    with pytest.raises(AssertionError, match="differs from the plain encoder|reads \\['current_player'\\]"):
+        kit.check_observation_memo(_relay_with_block(silent), 2, games=3)
+    shared = Block("seat", 4, "", seat_block.encode, reads=("current_player",), shared=True)  # relative to the observer
+    with pytest.raises(AssertionError, match="differs"):
+        kit.check_observation_memo(_relay_with_block(shared), 2, games=3)
+
+
+def test_the_memo_rewrites_only_blocks_whose_fields_changed_and_sees_edits_in_place():
+    calls = []
+
+    def counting(s, seat, out):
+        calls.append(seat)
+        out[(s.current_player - seat) % s.game.num_players] = 1.0
+
+    game = _relay_with_block(Block("seat", 4, "", counting, reads=("current_player",)))(num_players=2)
+    state = game.new_state(0)
+    layout = game.observation_layout
+    first = state.observe(0)
+    state.counter += 1  # a field the seat block does not read
+    assert np.array_equal(state.observe(0)[1:], first[1:]) and calls == [0]
+    assert state.observe(0)[0] == pytest.approx((state.counter) / 10)
+    state.current_player = 1  # now it does change
+    memo = state.observe(0)
+    assert calls == [0, 0] and np.array_equal(memo, layout.encode_plain(state, 0))
+    with pytest.raises(ValueError, match="seats are the integers 0..1"):
+        state.observe(2)
+
+
+def test_a_block_reading_a_method_is_refused_by_name():
+    method = Block("seat", 4, "", OBS["seat"].encode, reads=("legal_mask",))
+    state = _relay_with_block(method)(num_players=2).new_state(0)
+    with pytest.raises(TypeError, match="reads 'legal_mask', which is a method"):
+        state.observe(0)
 
 
 def test_the_kit_catches_a_broken_game():

@@ -16,15 +16,33 @@ from typing import Any
 
 import numpy as np
 
-from envs.core import ActionLayout, Game, ObservationLayout, Option, Outcome, State, check_seat
+from envs.core import ActionLayout, Block, Game, ObservationLayout, Option, Outcome, State
 from envs.core.aec import make_env_factories
 from envs.core.chance import Chance
 from envs.core.options import is_bool, is_int_in, num_players_option, reward_scheme_option
 from envs.core.validate import JsonReader
 
 LAYOUT = ActionLayout([("ADD", {"amount": 2}, "add 1 or 2"), ("KEEP", {}, "keep the bonus"), ("UNDO", {}, "undo it")])
+
+
+def _counter(s, seat: int, out: np.ndarray) -> None:
+    out[0] = min(s.counter / s.game.options["target"], 1.0)
+
+
+def _seat_to_act(s, seat: int, out: np.ndarray) -> None:
+    out[(s.current_player - seat) % s.game.num_players] = 1.0
+
+
+def _phase(s, seat: int, out: np.ndarray) -> None:
+    out[s.phase] = 1.0
+
+
 OBS = ObservationLayout(
-    [("counter", 1, "counter / target"), ("seat", 4, "relative seat to act"), ("phase", 3, "ADD, KEEP/UNDO, CHEER")]
+    [
+        Block("counter", 1, "counter / target", _counter, reads=("counter",), shared=True),
+        Block("seat", 4, "relative seat to act", _seat_to_act, reads=("current_player",)),
+        Block("phase", 3, "ADD, KEEP/UNDO, CHEER", _phase, reads=("phase",), shared=True),
+    ]
 )
 
 
@@ -168,14 +186,6 @@ class RelayState(State):
 
     def scores(self) -> list[float]:
         return [float(self.counter)] * self.game.num_players
-
-    def observe(self, seat: int) -> np.ndarray:
-        seat = check_seat(self, seat)
-        obs = np.zeros(OBS.size, np.float32)
-        obs[0] = min(self.counter / self.game.options["target"], 1.0)
-        obs[1 + (self.current_player - seat) % self.game.num_players] = 1.0
-        obs[5 + self.phase] = 1.0
-        return obs
 
     def describe_action(self, action: int) -> str:
         return LAYOUT.label(action)

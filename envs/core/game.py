@@ -208,9 +208,18 @@ class State(ABC):
     def scores(self) -> list[float]:
         """The game's own score of every seat, as it stands now."""
 
-    @abstractmethod
+    #: the observation memo (envs.core.observation): rebuilt lazily, never copied into JSON
+    _obs_memo: Any = None
+
     def observe(self, seat: int) -> np.ndarray:
-        """float32 vector of ``game.observation_size``: only what ``seat`` may know."""
+        """float32 vector of ``game.observation_size``: only what ``seat`` may know. By default the
+        game's layout written block by block through the memo (``ObservationLayout.encode``)."""
+        layout = self.game.observation_layout
+        if not layout.encodable:
+            raise NotImplementedError(
+                f"{type(self).__name__}: give every observation block an encoder, or override observe()"
+            )
+        return layout.encode(self, check_seat(self, seat))
 
     @abstractmethod
     def describe_action(self, action: int) -> str:
