@@ -30,7 +30,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -65,9 +65,10 @@ class EnvConfig:
 
     env_id: str = setting("last_heroes_v0", "registered env id (envs.ENV_IDS)")
     options: dict[str, Any] = setting(
-        {"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0, "engine": "compiled"},
-        "env options passed to envs.make / the Game (num_players, reward_scheme, shaping_coef, "
-        "auto_skip_forced, ...); the env's own option table says what each allows",
+        {"auto_skip_forced": True},
+        "env options passed to envs.make / the Game (num_players, reward_scheme, auto_skip_forced, ...); "
+        "the env's own option table says what each allows. The game's training options "
+        "(Game.training_options, e.g. Last Heroes' shaping_coef 1.0 and compiled engine) fill the ones not set",
     )
     player_counts: list[int] = setting(
         [],
@@ -383,10 +384,22 @@ def _env_errors(cfg: TrainConfig) -> list[str]:
 
 # -- loading, overrides, saving --------------------------------------------------------------------
 def load_config(path: str | os.PathLike | None, overrides: Iterable[str] = ()) -> TrainConfig:
-    """The config in ``path`` (None: the defaults, i.e. the quickstart), then ``overrides`` applied."""
+    """The config in ``path`` (None: the defaults, i.e. the quickstart), then ``overrides`` applied,
+    then the game's training options for the env options not set (:func:`with_training_options`)."""
     cfg = TrainConfig() if path is None else config_from_dict(read_yaml_file(path, "config"), source=str(path))
     overrides = list(overrides)
-    return apply_overrides(cfg, overrides) if overrides else cfg
+    return with_training_options(apply_overrides(cfg, overrides) if overrides else cfg)
+
+
+def with_training_options(cfg: TrainConfig) -> TrainConfig:
+    """``cfg`` with ``Game.training_options`` added to ``env.options`` where the config does not set
+    them, so the run's saved config names every option it trained with."""
+    import envs
+
+    extra = {k: v for k, v in envs.game_class(cfg.env.env_id).training_options.items() if k not in cfg.env.options}
+    if not extra:
+        return cfg
+    return replace(cfg, env=replace(cfg.env, options={**cfg.env.options, **extra}))
 
 
 def apply_overrides(cfg: TrainConfig, overrides: Iterable[str]) -> TrainConfig:

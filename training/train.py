@@ -36,7 +36,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMoni
 import envs
 from envs.core.options import split_options
 from training.atomic import atomic_path, atomic_write_text
-from training.config import TrainConfig, load_config, save_config
+from training.config import TrainConfig, load_config, save_config, with_training_options
 from training.kickstart import KickstartedPPO
 from training.policies import load_policy
 from training.pool import OpponentPool, PoolSampler
@@ -500,6 +500,7 @@ def resumable_checkpoint(run_dir: Path) -> Path | None:
 
 def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -> Path:
     """Run (or resume) training; returns the exported final checkpoint's JSON path."""
+    cfg = with_training_options(cfg)
     resume_from = resumable_checkpoint(run_dir) if resume and run_dir is not None else None
     torch.set_num_threads(cfg.run.torch_threads)
     started = time.time()

@@ -114,6 +114,9 @@ class Game(ABC):
     #: ``shaping_potentials()``), or None: a value trained with shaping is the result minus the
     #: weighted potential, and a search adds it back (training.search)
     shaping_option: ClassVar[str | None] = None
+    #: option values a trainer takes unless its config sets them: variants that train better or
+    #: faster and leave the game the same (a denser shaped reward, a compiled engine)
+    training_options: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, self.env_id)

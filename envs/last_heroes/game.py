@@ -99,6 +99,7 @@ class LastHeroesGame(Game):
     shaping_option = "shaping_coef"
 
     observation_layout = OBSERVATION_LAYOUT
+    training_options = {"shaping_coef": 1.0, "engine": "compiled"}
 
     def __init__(self, **options: Any):
         self.encode = encode

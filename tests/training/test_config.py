@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import envs
 from training.config import (
     SECTIONS,
     ConfigError,
@@ -23,6 +24,7 @@ from training.config import (
     main,
     save_config,
     validate_config,
+    with_training_options,
 )
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
@@ -47,7 +49,9 @@ def test_every_config_file_loads_and_lists_every_key(path):
 
 
 def test_player_counts_of_the_shipped_files():
-    assert load_config(CONFIG_DIR / "quickstart.yaml").env.options["num_players"] == 2
+    quick = load_config(CONFIG_DIR / "quickstart.yaml")  # the game's default table size: 2 players
+    rules = {k: v for k, v in quick.env.options.items() if k != "auto_skip_forced"}
+    assert "num_players" not in rules and envs.game_class(quick.env.env_id)(**rules).num_players == 2
     shipped = load_config(CONFIG_DIR / "last_heroes.yaml")
     assert sorted(set(shipped.env.player_counts)) == [2, 3, 4, 5] and "num_players" not in shipped.env.options
 
@@ -59,7 +63,10 @@ def test_player_counts_of_the_shipped_files():
             {"env": {"player_counts": [2, 6]}},
             "env.player_counts[1]: 6 is out of range; last_heroes_v0 is played by 2 to 5",
         ),
-        ({"env": {"player_counts": [2, 3]}}, "env.player_counts and env.options.num_players both set the table size"),
+        (
+            {"env": {"player_counts": [2, 3], "options": {"num_players": 2}}},
+            "env.player_counts and env.options.num_players both set the table size",
+        ),
         ({"selfplay": {"partners": {"heuristic": 0.5}}}, "selfplay.partners: last_heroes_v0 is competitive"),
         ({"selfplay": {"baselines": {"no/such/checkpoint.json": 0.5}}}, "nor an existing checkpoint path"),
         ({"run": {"eval_variants": {"artefact_end": ["sometimes"]}}}, "run.eval_variants.artefact_end"),
@@ -73,12 +80,11 @@ def test_table_sizes_partners_and_variants_are_checked(section, message):
 
 def test_defaults_are_the_quickstart():
     default = load_config(None)
-    assert default == TrainConfig() == load_config(CONFIG_DIR / "quickstart.yaml")
+    assert default == with_training_options(TrainConfig()) == load_config(CONFIG_DIR / "quickstart.yaml")
     assert "quickstart" in TrainConfig.__doc__
-    assert default.env == EnvConfig(
-        env_id="last_heroes_v0",
-        options={"num_players": 2, "auto_skip_forced": True, "shaping_coef": 1.0, "engine": "compiled"},
-    )
+    assert TrainConfig().env == EnvConfig(env_id="last_heroes_v0", options={"auto_skip_forced": True})
+    # the game's training options fill what the config leaves out
+    assert default.env.options == {"auto_skip_forced": True, "shaping_coef": 1.0, "engine": "compiled"}
     assert default.run.exp_name == "quickstart"
     # modest enough to train on 2 cores in minutes; the rollout holds several minibatches
     assert default.run.total_timesteps <= 300_000
@@ -91,12 +97,7 @@ def test_mutable_defaults_are_not_shared():
     a.ppo.net_arch.append(8)
     a.env.options["num_players"] = 3
     a.selfplay.baselines["random"] = 0.0
-    assert b.ppo.net_arch == [256, 256] and b.env.options == {
-        "num_players": 2,
-        "auto_skip_forced": True,
-        "shaping_coef": 1.0,
-        "engine": "compiled",
-    }
+    assert b.ppo.net_arch == [256, 256] and b.env.options == {"auto_skip_forced": True}
     assert b.selfplay.baselines == {"random": 0.2, "heuristic": 0.4}
 
 
@@ -269,7 +270,7 @@ def test_overrides_set_scalars_lists_and_nested_env_options():
         base, ["run.seed=3", "ppo.net_arch=[64,64]", "env.options.num_players=4", "run.progress=false"]
     )
     assert cfg.run.seed == 3 and cfg.ppo.net_arch == [64, 64] and cfg.run.progress is False
-    assert cfg.env.options == {"num_players": 4, "auto_skip_forced": True, "shaping_coef": 1.0, "engine": "compiled"}
+    assert cfg.env.options == {"num_players": 4, "auto_skip_forced": True}
     assert base == TrainConfig(), "the input config is not changed"
 
 
@@ -317,18 +318,13 @@ def test_save_and_load_round_trip(tmp_path):
     assert config_from_dict(config_to_dict(cfg)) == cfg
     assert [p.name for p in path.parent.iterdir()] == ["config.yaml"], "no temporary file is left behind"
     save_config(TrainConfig(), path)  # replaces the file
-    assert load_config(path) == TrainConfig()
+    assert load_config(path) == with_training_options(TrainConfig())
 
 
 def test_dumped_yaml_lists_every_section_and_plain_values():
     data = yaml.safe_load(dump_config(TrainConfig()))
     assert list(data) == ["env", "ppo", "selfplay", "run", "pretrain"]
-    assert data["ppo"]["net_arch"] == [256, 256] and data["env"]["options"] == {
-        "num_players": 2,
-        "auto_skip_forced": True,
-        "shaping_coef": 1.0,
-        "engine": "compiled",
-    }
+    assert data["ppo"]["net_arch"] == [256, 256] and data["env"]["options"] == {"auto_skip_forced": True}
 
 
 def test_missing_file_and_invalid_yaml_name_the_path(tmp_path):
@@ -351,10 +347,10 @@ def test_missing_file_and_invalid_yaml_name_the_path(tmp_path):
 def test_empty_file_and_empty_sections_mean_defaults(tmp_path):
     empty = tmp_path / "empty.yaml"
     empty.write_text("# nothing set\n")
-    assert load_config(empty) == TrainConfig()
+    assert load_config(empty) == with_training_options(TrainConfig())
     sections = tmp_path / "sections.yaml"
     sections.write_text("env:\nppo:\nselfplay:\nrun:\n  seed: 2\n")
-    assert load_config(sections) == TrainConfig(run=RunConfig(seed=2))
+    assert load_config(sections) == with_training_options(TrainConfig(run=RunConfig(seed=2)))
 
 
 def test_configs_built_in_code_are_validated():
@@ -362,3 +358,12 @@ def test_configs_built_in_code_are_validated():
     with pytest.raises(ConfigError) as info:
         validate_config(cfg)
     assert len(info.value.errors) == 2
+
+
+def test_the_default_config_trains_any_game_and_an_explicit_option_wins():
+    """No option of one game in the generic default: another env id takes its own training options."""
+    for env_id in envs.ENV_IDS:
+        cfg = load_config(None, [f"env.env_id={env_id}"])
+        assert cfg.env.options == {"auto_skip_forced": True, **envs.game_class(env_id).training_options}
+    explicit = load_config(None, ["env.options.engine=python"])
+    assert explicit.env.options["engine"] == "python" and explicit.env.options["shaping_coef"] == 1.0
