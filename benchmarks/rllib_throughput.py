@@ -50,10 +50,10 @@ def maskable_ppo_fps(options: dict[str, Any], opponents: str, timesteps: int, re
     import torch
     from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
-    from training.checkpoints import save_checkpoint
     from training.config import config_from_dict
-    from training.inference import CheckpointPolicy
-    from training.policies import RandomPolicy
+    from training.runtime.checkpoints import save_checkpoint
+    from training.runtime.inference import CheckpointPolicy
+    from training.runtime.policies import RandomPolicy
     from training.single_agent import FixedOpponents, SingleAgentEnv
     from training.train import build_model
 

@@ -38,8 +38,8 @@ import numpy as np
 import envs
 from envs.core.game import play_forced
 from training.atomic import atomic_write_text
-from training.policies import observation_options
-from training.search import SearchPolicy, parse_spec
+from training.runtime.policies import observation_options
+from training.runtime.search import SearchPolicy, parse_spec
 
 CONFIGS = {"network": "search:prior=shipped", "random": "search:leaf=random", "heuristic": "search:leaf=heuristic"}
 

@@ -199,10 +199,10 @@ class EnvSpec:
         from training.single_agent import FixedOpponents
 
         if self.checkpoint is None:
-            from training.policies import RandomPolicy
+            from training.runtime.policies import RandomPolicy
 
             return FixedOpponents(RandomPolicy(seed))
-        from training.inference import CheckpointPolicy
+        from training.runtime.inference import CheckpointPolicy
 
         policy = CheckpointPolicy(
             self.checkpoint, env_id=self.env_id, deterministic=self.deterministic_opponents, seed=seed
@@ -385,7 +385,7 @@ class TimedPolicy:
         self.name = policy.name
 
     def seat_actor(self) -> TimedPolicy:
-        from training.policies import seat_actor
+        from training.runtime.policies import seat_actor
 
         return TimedPolicy(seat_actor(self.policy), self.acc)
 
@@ -813,7 +813,7 @@ def make_checkpoint(cfg, seed: int, folder: Path) -> str:
     """A freshly initialised MaskablePPO (the config's net_arch) on the 4-player env, saved."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.checkpoints import save_checkpoint
+    from training.runtime.checkpoints import save_checkpoint
     from training.train import build_model
 
     options = dict(cfg.env.options, num_players=4)

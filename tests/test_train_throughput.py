@@ -57,7 +57,7 @@ def test_tiny_run_writes_table_and_json(tmp_path, capsys):
 def test_opponent_paths(tmp_path):
     """seat_actor (as training plays a checkpoint) and act (the numpy forward pass)."""
     from training.config import load_config
-    from training.inference import SeatActor
+    from training.runtime.inference import SeatActor
 
     cfg = load_config(None, ["ppo.net_arch=[16]", "ppo.n_steps=32", "ppo.batch_size=32"])
     checkpoint = tt.make_checkpoint(cfg, 0, tmp_path)

@@ -37,7 +37,7 @@ from typing import Any
 import yaml
 
 from training.atomic import atomic_write_text
-from training.policies import spec_error, spec_path
+from training.runtime.policies import spec_error, spec_path
 from training.schema import (
     ConfigError,
     describe_sections,
@@ -49,7 +49,7 @@ from training.schema import (
 )
 from training.schema import apply_overrides as schema_overrides
 
-# Fixed baseline opponents a self-play run may mix in (policy specs of training.policies).
+# Fixed baseline opponents a self-play run may mix in (policy specs of training.runtime.policies).
 BASELINE_NAMES: tuple[str, ...] = ("random", "heuristic")
 # Partners a cooperative run may seat beside the learner (pool: a snapshot of the run).
 PARTNER_NAMES: tuple[str, ...] = ("random", "heuristic", "pool")
@@ -199,7 +199,7 @@ class PretrainConfig:
     exit_games: int = setting(200, "self-play games the search plays in each expert-iteration round", ge=1)
     exit_search: str = setting(
         "sims=64,temperature=1,noise=0.25",
-        "the search of each round: keys of a search: spec (training.search) but prior, which is the network",
+        "the search of each round: keys of a search: spec (training.runtime.search) but prior, which is the network",
     )
     exit_epochs: int = setting(3, "passes over the kept search data in each expert-iteration refit", ge=1)
     exit_window: int = setting(2, "expert-iteration rounds whose search data each refit uses (the latest)", ge=1)
@@ -288,7 +288,7 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
     if not run.runs_dir.strip():
         errors.append("run.runs_dir: must not be empty")
     if cfg.pretrain.exit_rounds > 0:
-        from training.search import parse_spec
+        from training.runtime.search import parse_spec
 
         if cfg.pretrain.teacher == "none" and not cfg.pretrain.init:
             errors.append(

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from training.atomic import atomic_write_text
-from training.policies import Policy, load_policy
+from training.runtime.policies import Policy, load_policy
 
 MANIFEST = "pool.json"
 SAMPLING = ("latest", "mostly_latest", "uniform")
@@ -53,7 +53,7 @@ class OpponentPool:
 
     def add_snapshot(self, model, steps: int, metadata: dict[str, Any]) -> dict[str, Any]:
         """Export ``model`` as a safe checkpoint into the pool and record it (atomically)."""
-        from training.checkpoints import save_checkpoint
+        from training.runtime.checkpoints import save_checkpoint
 
         name = f"snapshot_{steps:09d}"
         parent = self.snapshots[-1]["name"] if self.snapshots else None

@@ -14,7 +14,7 @@ The collected games also measure the student: how often it picks the teacher's a
 positions, and its seats' mean result.
 
 Expert iteration (Anthony, Tian and Barber, 2017; AlphaZero's training loop) is the same fit with a
-search as the teacher: a teacher with ``analyse`` (``training.search``) labels each decision with
+search as the teacher: a teacher with ``analyse`` (``training.runtime.search``) labels each decision with
 its visit shares, a soft target, and the fit minimises the cross-entropy to them (and the value
 error to the results). ``training.train`` then makes the refitted network the search's prior and
 iterates (``pretrain.exit_rounds``).
@@ -32,7 +32,7 @@ import torch
 import envs
 from envs.core.game import play_forced
 from envs.core.options import split_options
-from training.policies import load_policy, seat_actor
+from training.runtime.policies import load_policy, seat_actor
 from training.single_agent import resolve_player_counts
 
 

@@ -7,7 +7,7 @@
 
 RUN_DIR is a training run (its ``checkpoints/final``) or a checkpoint path. The bot is copied to
 ``--to`` (``.pt`` + ``.json``) and played at every table size of its metadata, ``--games`` games
-per line-up and table, seat-balanced (``training.evaluate``):
+per line-up and table, seat-balanced (``training.evaluation.tournament``):
 
 | Kind | Line-up | Folder under ``evaluation/`` |
 |---|---|---|
@@ -48,8 +48,8 @@ from typing import Any
 
 import envs
 from training.atomic import atomic_path, atomic_write_bytes, atomic_write_text
-from training.checkpoints import copy_checkpoint, read_checkpoint_metadata, update_checkpoint_metadata
-from training.evaluate import _pct, markdown, parse_variants, prepare, run, write_outputs
+from training.evaluation.tournament import _pct, markdown, parse_variants, prepare, run, write_outputs
+from training.runtime.checkpoints import copy_checkpoint, read_checkpoint_metadata, update_checkpoint_metadata
 from training.train import lineups_to_evaluate
 
 RECORD_FILES = ("config.yaml", "eval_history.jsonl", "final_evaluation.json", "pool/pool.json", "pretrain.json")
@@ -238,7 +238,7 @@ def summarise(folder: str | Path, records: str | Path | None = None) -> dict[str
 
 def copy_training_record(run_dir: Path, dest: Path) -> list[Path]:
     """The run's record beside the shipped checkpoint, and its learning curve."""
-    from training.curves import plot_learning_curve
+    from training.evaluation.curves import plot_learning_curve
 
     record = dest / "training_record"
     record.mkdir(parents=True, exist_ok=True)

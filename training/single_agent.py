@@ -32,7 +32,7 @@ import numpy as np
 import envs
 from envs.core.game import play_forced
 from envs.core.options import split_options
-from training.policies import Policy, RandomPolicy, seat_actor
+from training.runtime.policies import Policy, RandomPolicy, seat_actor
 
 
 class OpponentSampler(Protocol):
@@ -127,7 +127,7 @@ class SingleAgentEnv(gym.Env):
         self.learner = 0  # the learner's seat (cooperative: the seat it plays now, or played last)
         self.learner_seats: frozenset[int] = frozenset()
         self.seat_policies: dict[int, Policy] = {}  # the other seats' policies this episode
-        self._actors: dict[int, Policy] = {}  # what plays each of those seats (training.policies.seat_actor)
+        self._actors: dict[int, Policy] = {}  # what plays each of those seats (training.runtime.policies.seat_actor)
         if seed is not None:
             self.np_random, _ = gym.utils.seeding.np_random(seed)
 

@@ -38,8 +38,8 @@ from envs.core.options import split_options
 from training.atomic import atomic_path, atomic_write_text
 from training.config import TrainConfig, load_config, save_config, with_training_options
 from training.kickstart import KickstartedPPO
-from training.policies import load_policy
 from training.pool import OpponentPool, PoolSampler
+from training.runtime.policies import load_policy
 from training.single_agent import SingleAgentEnv
 
 ACTIVATIONS = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
@@ -174,7 +174,7 @@ def evaluate_policy(
     cfg: TrainConfig, policy_path: Path, games: int, seed: int, extra_options: dict[str, Any] | None = None
 ) -> dict[str, dict[str, Any]]:
     """``{"<n>p": {line-up name: summary}}`` at every table size of the run (see lineups_to_evaluate)."""
-    from training.evaluate import evaluate
+    from training.evaluation.tournament import evaluate
 
     cooperative = is_cooperative(cfg)
     options = {**_eval_options(cfg), **(extra_options or {})}
@@ -194,7 +194,7 @@ def promotion_score(cfg: TrainConfig, candidate: Path, best: Path, seed: int) ->
     in the others), times n / 2 so that 0.5 is parity at every table size, averaged over the table
     sizes. Cooperative: 0.5 + (its team's win rate - the best team's win rate) on the same deals.
     """
-    from training.evaluate import evaluate
+    from training.evaluation.tournament import evaluate
 
     sizes = table_sizes(cfg)
     games = max(1, cfg.selfplay.promote_games // len(sizes))
@@ -285,7 +285,7 @@ class SelfPlayCallback(BaseCallback):
 
 
 def export_policy(model, stem: Path, metadata: dict[str, Any]) -> Path:
-    from training.checkpoints import save_checkpoint
+    from training.runtime.checkpoints import save_checkpoint
 
     save_checkpoint(model, stem, metadata)
     return stem.with_suffix(".json")
@@ -334,7 +334,7 @@ def build_model(cfg: TrainConfig, vec_env, run_dir: Path) -> MaskablePPO:
 def init_from_checkpoint(model: MaskablePPO, path: str, env_id: str) -> None:
     """Load a herozoo checkpoint's weights (policy and value heads) into ``model``'s network; a
     checkpoint of another game or shape, or without its value head, is a clear error."""
-    from training.checkpoints import CheckpointError, load_checkpoint
+    from training.runtime.checkpoints import CheckpointError, load_checkpoint
 
     weights, meta = load_checkpoint(path, env_id=env_id)
     state = model.policy.state_dict()
@@ -382,8 +382,8 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
     """Behaviour cloning of ``cfg.pretrain.teacher`` before PPO, then ``dagger_rounds`` of DAgger;
     metrics (per round: the clone's agreement on its own positions, its mean result) go to
     pretrain.json."""
-    from training.checkpoints import save_checkpoint
     from training.pretrain import ModelStudent, clone_into, collect_teacher_data
+    from training.runtime.checkpoints import save_checkpoint
 
     p = cfg.pretrain
     started = time.time()
@@ -552,7 +552,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: bool = False) -
         for value in values
         if base.get(key, _option_default(cfg, key)) != value  # the trained setting is the main table already
     }
-    from training.checkpoints import update_checkpoint_metadata
+    from training.runtime.checkpoints import update_checkpoint_metadata
 
     extra = {"evaluation": results, **({"evaluation_variants": variants} if variants else {}), "run_dir": str(run_dir)}
     update_checkpoint_metadata(final, **extra)
@@ -606,7 +606,7 @@ def training_summary(
         f"Checkpoint:  {checkpoint}",
         f"Evaluate it: python -m training.evaluate {cfg.env.env_id} --players {sizes} --agents {checkpoint} "
         f"heuristic --games 400{variant_args}",
-        f"Use it:      training.policies.load_policy({str(checkpoint)!r}, {cfg.env.env_id!r})",
+        f"Use it:      training.runtime.policies.load_policy({str(checkpoint)!r}, {cfg.env.env_id!r})",
     ]
     if cooperative:
         lines.append("             (--agents CHECKPOINT: the bot in every seat; CHECKPOINT heuristic: beside partners)")

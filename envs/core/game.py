@@ -105,14 +105,14 @@ class Game(ABC):
     cooperative: ClassVar[bool] = False
     perfect_information: ClassVar[bool] = False  # True: resample_hidden has nothing to redeal
     #: options that change only what observe() shows, not the rules: a checkpoint trained with them
-    #: brings them along when it plays (training.policies.observation_options)
+    #: brings them along when it plays (training.runtime.policies.observation_options)
     observation_options: ClassVar[tuple[str, ...]] = ()
     #: every reason ``State.outcome()`` can give, in words: their order fixes the codes of the
     #: driver's ``end_reason`` info (after the generic ones, ``envs.core.aec.GENERIC_END_REASONS``)
     end_reasons: ClassVar[tuple[str, ...]] = ()
     #: the option that weighs the game's potential-based reward shaping (its states then offer
     #: ``shaping_potentials()``), or None: a value trained with shaping is the result minus the
-    #: weighted potential, and a search adds it back (training.search)
+    #: weighted potential, and a search adds it back (training.runtime.search)
     shaping_option: ClassVar[str | None] = None
     #: option values a trainer takes unless its config sets them: variants that train better or
     #: faster and leave the game the same (a denser shaped reward, a compiled engine)

@@ -349,9 +349,9 @@ def test_example_runs_and_repeats_from_its_seed(capsys):
 
 
 def test_openspiel_ismcts_is_a_policy_spec_that_plays_in_evaluate():
-    from training.evaluate import evaluate
-    from training.openspiel_policy import parse_spec
-    from training.policies import spec_error
+    from training.evaluation.tournament import evaluate
+    from training.runtime.openspiel_policy import parse_spec
+    from training.runtime.policies import spec_error
 
     results = evaluate("last_heroes_v0", 2, ["openspiel:ismcts,sims=10", "random"], games=4, seed=5)
     ismcts_row, random_row = results["agents"]

@@ -14,7 +14,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 import envs
-from training.checkpoints import (
+from training.runtime.checkpoints import (
     CheckpointError,
     copy_checkpoint,
     load_checkpoint,
@@ -23,8 +23,8 @@ from training.checkpoints import (
     save_checkpoint,
     update_checkpoint_metadata,
 )
-from training.inference import CheckpointPolicy, NumpyMLPPolicy
-from training.policies import load_policy
+from training.runtime.inference import CheckpointPolicy, NumpyMLPPolicy
+from training.runtime.policies import load_policy
 
 OBS, ACTIONS = 7, 5
 

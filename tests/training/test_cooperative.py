@@ -12,8 +12,8 @@ import pytest
 from tests.helpers import play_random
 from tests.toys import GAME as RelayGame
 from training.config import load_config
-from training.evaluate import evaluate, markdown
-from training.policies import RandomPolicy
+from training.evaluation.tournament import evaluate, markdown
+from training.runtime.policies import RandomPolicy
 from training.single_agent import FixedPartners, SingleAgentEnv
 
 ENV_ID = "relay_v0"
@@ -91,7 +91,7 @@ def test_partners_take_their_seats_and_the_learner_keeps_one():
 @pytest.mark.parametrize("skip_forced", [False, True])
 def test_partners_and_forced_moves_give_the_learner_its_own_view_and_the_team_reward(skip_forced):
     from tests.toys import HeuristicBot
-    from training.policies import HeuristicPolicy
+    from training.runtime.policies import HeuristicPolicy
 
     class ToyHeuristic(HeuristicPolicy):
         def __init__(self):

@@ -1,4 +1,4 @@
-"""training.evaluate: the seat-balanced schedule, Wilson intervals, a small tournament, the CLI."""
+"""training.evaluation.tournament: the seat-balanced schedule, Wilson intervals, a small tournament, the CLI."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from training.evaluate import (
+from training.evaluation.tournament import (
     cycle_length,
     evaluate,
     parse_option,
@@ -19,7 +19,7 @@ from training.evaluate import (
     wilson_interval,
     write_outputs,
 )
-from training.policies import RandomPolicy
+from training.runtime.policies import RandomPolicy
 
 ENV = "last_heroes_v0"
 REPO = Path(__file__).resolve().parents[2]
@@ -175,7 +175,11 @@ def test_parse_option():
 
 def _cli(*args, cwd):
     return subprocess.run(
-        [sys.executable, "-m", "training.evaluate", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "training.evaluation.tournament", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

@@ -28,12 +28,13 @@ from rich.console import Console
 from starlette.testclient import TestClient
 
 import envs
-from training import play, serve
-from training.checkpoints import CheckpointError
+from training.playing import server as serve
+from training.playing import terminal as play
 from training.playing.replay import save_replay
 from training.playing.session import Session
-from training.policies import load_policy
 from training.rllib.export import convert, read_module_weights
+from training.runtime.checkpoints import CheckpointError
+from training.runtime.policies import load_policy
 
 LH = "last_heroes_v0"
 
@@ -187,8 +188,8 @@ def _crafted(kind: str) -> bytes:
 LOAD_IN_A_CHILD = textwrap.dedent(
     """
     import sys
-    from training.checkpoints import CheckpointError
-    from training.policies import load_policy
+    from training.runtime.checkpoints import CheckpointError
+    from training.runtime.policies import load_policy
     try:
         load_policy("rllib:" + sys.argv[1], sys.argv[2])
     except CheckpointError as e:

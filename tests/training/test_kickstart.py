@@ -6,7 +6,7 @@ import pytest
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
 from training.kickstart import NO_LABEL, KickstartedPPO
-from training.policies import HeuristicPolicy
+from training.runtime.policies import HeuristicPolicy
 from training.single_agent import SingleAgentEnv
 
 

@@ -1,4 +1,4 @@
-"""The skill ladder (training.ladder): its plan, its tables and its files."""
+"""The skill ladder (training.evaluation.ladder): its plan, its tables and its files."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from training.ladder import main, plan, rung_specs
+from training.evaluation.ladder import main, plan, rung_specs
 
 
 def test_the_plan_covers_every_pair_once_head_to_head_and_every_ordered_pair_at_a_larger_table():

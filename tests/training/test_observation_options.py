@@ -4,9 +4,9 @@ it is evaluated or played, and a contradicting option is a clear error."""
 import pytest
 from sb3_contrib import MaskablePPO
 
-from training.checkpoints import save_checkpoint
-from training.evaluate import prepare
+from training.evaluation.tournament import prepare
 from training.playing.session import Session
+from training.runtime.checkpoints import save_checkpoint
 from training.single_agent import SingleAgentEnv
 
 

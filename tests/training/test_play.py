@@ -15,8 +15,8 @@ from rich.console import Console
 
 import envs
 from envs.core.game import IllegalActionError
-from training import play
 from training.playing import boards
+from training.playing import terminal as play
 from training.playing.replay import FORMAT_VERSION, ReplayError, load_replay, save_replay, validate_replay
 from training.playing.session import (
     NotYourTurnError,

@@ -5,8 +5,8 @@ import pytest
 from sb3_contrib import MaskablePPO
 
 from envs.last_heroes.game import LastHeroesGame
-from training.policies import HeuristicPolicy
 from training.pretrain import clone_into, collect_teacher_data
+from training.runtime.policies import HeuristicPolicy
 from training.single_agent import SingleAgentEnv
 
 
@@ -68,7 +68,7 @@ def test_rows_are_joined_in_order_across_blocks():
 
 
 def test_dagger_games_are_played_by_the_student_and_labelled_by_the_teacher():
-    from training.policies import RandomPolicy
+    from training.runtime.policies import RandomPolicy
 
     options = {"num_players": 2, "auto_skip_forced": True}
     teacher_only = collect_teacher_data("last_heroes_v0", options, "heuristic", 3, seed=4)
@@ -197,8 +197,8 @@ def test_expert_iteration_settings_are_checked(setting, says):
 def test_pretrain_init_starts_the_network_from_a_checkpoint():
     import torch
 
-    from training.checkpoints import CheckpointError
-    from training.inference import CheckpointPolicy
+    from training.runtime.checkpoints import CheckpointError
+    from training.runtime.inference import CheckpointPolicy
     from training.train import init_from_checkpoint
 
     shipped = "checkpoints/last_heroes/last_heroes.json"

@@ -6,9 +6,9 @@ import shutil
 
 import pytest
 
-from training.checkpoints import read_checkpoint_metadata
 from training.config import load_config, save_config
 from training.release import lineups, main, release, summarise
+from training.runtime.checkpoints import read_checkpoint_metadata
 from training.train import build_model, checkpoint_metadata, export_policy, make_vec_env
 
 

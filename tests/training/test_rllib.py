@@ -19,10 +19,10 @@ pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed (pip instal
 torch = pytest.importorskip("torch")
 
 import envs  # noqa: E402
-from training.policies import RandomPolicy, load_policy, seat_actor  # noqa: E402
 from training.rllib.config import from_dict  # noqa: E402
 from training.rllib.env import HerozooMultiAgentEnv  # noqa: E402
 from training.rllib.export import CheckpointError, load_rllib_policy, read_module_weights  # noqa: E402
+from training.runtime.policies import RandomPolicy, load_policy, seat_actor  # noqa: E402
 
 SMOKE = {
     "env": {"env_id": "last_heroes_v0", "options": {"illegal_action": "raise"}, "player_counts": [3]},
@@ -239,7 +239,7 @@ def test_load_policy_rllib_spec(smoke_run):
         bot = load_policy(spec, "last_heroes_v0")
     except ValueError as e:
         if "neither one of" in str(e):
-            pytest.skip("training.policies.load_policy has no 'rllib:' dispatch yet (see docs/rllib.md)")
+            pytest.skip("training.runtime.policies.load_policy has no 'rllib:' dispatch yet (see docs/rllib.md)")
         raise
     assert bot.name.startswith("rllib:")
     assert all(o is not None for o in _play_games("last_heroes_v0", 3, [bot], 2))

@@ -1,4 +1,4 @@
-"""Information-set search (training.search): its spec, what it may read, that it finds what the
+"""Information-set search (training.runtime.search): its spec, what it may read, that it finds what the
 rules reward, and that it plays as a policy wherever a spec goes."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import envs
 from envs.conformance import play_random_game
 from envs.core.game import play_forced
 from tests.toys import LAYOUT, RelayGame
-from training.evaluate import evaluate
-from training.policies import load_policy, spec_error
-from training.search import SearchConfig, SearchPolicy, outcome_values, parse_spec
+from training.evaluation.tournament import evaluate
+from training.runtime.policies import load_policy, spec_error
+from training.runtime.search import SearchConfig, SearchPolicy, outcome_values, parse_spec
 
 SHIPPED_LH = "checkpoints/last_heroes/last_heroes.json"
 ADD1, ADD2, KEEP, UNDO = LAYOUT.encode("ADD", 0), LAYOUT.encode("ADD", 1), LAYOUT.encode("KEEP"), LAYOUT.encode("UNDO")

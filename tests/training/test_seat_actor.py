@@ -9,10 +9,10 @@ import torch
 import envs
 from tests.helpers import random_states
 from tests.training.test_checkpoints import make_model
-from training.checkpoints import save_checkpoint
-from training.evaluate import play_game
-from training.inference import CheckpointPolicy, SeatActor
-from training.policies import RandomPolicy, seat_actor
+from training.evaluation.tournament import play_game
+from training.runtime.checkpoints import save_checkpoint
+from training.runtime.inference import CheckpointPolicy, SeatActor
+from training.runtime.policies import RandomPolicy, seat_actor
 from training.single_agent import FixedOpponents, SingleAgentEnv
 
 ENV_ID = "last_heroes_v0"
@@ -167,7 +167,7 @@ def test_single_agent_env_and_evaluation_play_checkpoints_through_seat_actors(tm
 
 
 def test_without_numba_a_seat_actor_is_the_policys_act(tmp_path, monkeypatch):
-    import training.inference as inference
+    import training.runtime.inference as inference
 
     policy = CheckpointPolicy(checkpoint(tmp_path), env_id=ENV_ID, deterministic=False, seed=2)
     twin = CheckpointPolicy(checkpoint(tmp_path), env_id=ENV_ID, deterministic=False, seed=2)

@@ -8,7 +8,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import envs
-from training import serve
+from training.playing import server as serve
 from training.playing.replay import validate_replay
 from training.playing.session import Session, shipped_checkpoint
 

@@ -50,7 +50,7 @@ def _free_port() -> int:
 def server_url():
     import uvicorn
 
-    from training.serve import create_app
+    from training.playing.server import create_app
 
     port = _free_port()
     server = uvicorn.Server(

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 import envs
-from training.checkpoints import read_checkpoint_metadata
-from training.evaluate import evaluate, markdown
-from training.policies import load_policy
+from training.evaluation.tournament import evaluate, markdown
 from training.release import row_of, summary_table
+from training.runtime.checkpoints import read_checkpoint_metadata
+from training.runtime.policies import load_policy
 
 FOLDER = Path(__file__).resolve().parents[2] / "checkpoints" / "last_heroes"
 SHIPPED = FOLDER / "last_heroes.json"  # one checkpoint for 2-5 players

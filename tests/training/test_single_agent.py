@@ -6,7 +6,7 @@ from stable_baselines3.common.env_checker import check_env
 
 import envs
 from tests.toys import RelayGame
-from training.policies import HeuristicPolicy, RandomPolicy
+from training.runtime.policies import HeuristicPolicy, RandomPolicy
 from training.single_agent import FixedOpponents, SingleAgentEnv
 
 

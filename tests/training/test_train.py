@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training.inference import CheckpointPolicy
+from training.runtime.inference import CheckpointPolicy
 
 TINY = [
     "--set",
@@ -158,7 +158,7 @@ def test_cli_rejects_bad_input_clearly(args, message):
 
 
 def test_learning_curve_plot_from_eval_history(tmp_path):
-    from training.curves import plot_learning_curve, read_history, series
+    from training.evaluation.curves import plot_learning_curve, read_history, series
 
     rows = [
         {"timesteps": t, "results": {"2p": {"random": {"win_rate": w, "win_rate_ci95": [w - 0.125, w + 0.125]}}}}

@@ -5,7 +5,7 @@ A :class:`Session` is built from an env id, the options, a seed and one *seat sp
 | Seat spec | Who plays the seat |
 |---|---|
 | `human` | a person, through the front end (several humans share the screen in turn) |
-| `random`, `heuristic` | :func:`training.policies.load_policy` |
+| `random`, `heuristic` | :func:`training.runtime.policies.load_policy` |
 | `shipped` | the game's shipped bot, ``checkpoints/<game>/<game>.json``, else the heuristic |
 | a path | a checkpoint (terminal only: the server offers only the checkpoints it lists) |
 
@@ -35,7 +35,7 @@ import envs
 from envs import game_name
 from envs.core.game import IllegalActionError, State
 from training.playing import boards
-from training.policies import load_policy, observation_options, seat_actor, spec_error
+from training.runtime.policies import load_policy, observation_options, seat_actor, spec_error
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT_DIR = REPO_ROOT / "checkpoints"

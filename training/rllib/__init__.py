@@ -12,7 +12,7 @@ Every module of herozoo that imports ray lives in this package; nothing outside 
 | :mod:`training.rllib.export` | RLlib checkpoint -> herozoo checkpoint (``.pt`` + ``.json``), read without ray |
 | :mod:`training.rllib.bench` | env steps per second of RLlib sampling (``benchmarks/rllib_throughput.py``) |
 
-``training.policies.load_policy("rllib:PATH", env_id)`` plays an RLlib checkpoint through
+``training.runtime.policies.load_policy("rllib:PATH", env_id)`` plays an RLlib checkpoint through
 :func:`training.rllib.export.load_rllib_policy` (numpy only: neither ray nor torch is needed).
 See ``docs/rllib.md`` for running on a cluster and the settings that matter.
 

@@ -20,9 +20,9 @@ The env id, options, network and training facts come from ``herozoo.json``, whic
 ``training.rllib.train`` writes into every checkpoint folder it saves.
 
 - :func:`load_rllib_policy` (what ``load_policy("rllib:PATH", env_id)`` calls): the checkpoint as a
-  :class:`training.inference.NumpyMLPPolicy`, converted in memory; numpy only.
+  :class:`training.runtime.inference.NumpyMLPPolicy`, converted in memory; numpy only.
 - :func:`export_checkpoint` / ``python -m training.rllib.export RLLIB_CKPT OUT``: write it as a
-  herozoo checkpoint (``OUT.pt`` + ``OUT.json``, through :func:`training.checkpoints.save_checkpoint`),
+  herozoo checkpoint (``OUT.pt`` + ``OUT.json``, through :func:`training.runtime.checkpoints.save_checkpoint`),
   which then loads like any other (``load_policy("OUT.json", env_id)``); needs torch, not ray.
 
 ``PATH`` may be an algorithm checkpoint folder, its ``.../rl_module`` folder or one module's folder;
@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from training.checkpoints import CheckpointError, expected_shapes
+from training.runtime.checkpoints import CheckpointError, expected_shapes
 
 SIDECAR = "herozoo.json"
 STATE_FILE = "module_state.pkl"
@@ -444,8 +444,8 @@ def convert(
 
 
 def load_rllib_policy(spec: str, env_id: str | None = None, deterministic: bool = True, seed: int | None = None):
-    """``rllib:PATH[#MODULE]`` as a :class:`training.inference.NumpyMLPPolicy` (numpy; no ray, no torch)."""
-    from training.inference import NumpyMLPPolicy
+    """``rllib:PATH[#MODULE]`` as a :class:`training.runtime.inference.NumpyMLPPolicy` (numpy; no ray, no torch)."""
+    from training.runtime.inference import NumpyMLPPolicy
 
     path, module_id = split_spec(spec)
     weights, meta = convert(path, env_id=env_id, module_id=module_id)
@@ -476,13 +476,13 @@ def export_checkpoint(
     Returns the ``.json``.
 
     The weights go through an SB3 ``ActorCriticPolicy`` of the same layout and
-    :func:`training.checkpoints.save_checkpoint`, so the file is exactly what MaskablePPO runs write.
+    :func:`training.runtime.checkpoints.save_checkpoint`, so the file is exactly what MaskablePPO runs write.
     """
     import gymnasium as gym
     import torch
     from stable_baselines3.common.policies import ActorCriticPolicy
 
-    from training.checkpoints import save_checkpoint
+    from training.runtime.checkpoints import save_checkpoint
 
     weights, meta = convert(path, env_id=env_id, module_id=module_id)
     pol = meta["policy"]

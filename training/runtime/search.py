@@ -25,7 +25,7 @@ game), -1 otherwise, 0 for a truncated game with no winner. The decision is the 
 root action (ties: the higher prior), or with ``temperature > 0`` a draw from the visit counts to
 the power ``1/temperature``.
 
-The spec's keys (``python -m training.search --help`` prints this table too):
+The spec's keys (``python -m training.runtime.search --help`` prints this table too):
 
 | Key | Default | Meaning |
 |---|---|---|
@@ -227,7 +227,7 @@ def outcome_values(state: State) -> np.ndarray:
 
 
 class SearchPolicy:
-    """Determinized PUCT as a :class:`training.policies.Policy` (see the module doc).
+    """Determinized PUCT as a :class:`training.runtime.policies.Policy` (see the module doc).
 
     ``act(observation, action_mask, state)`` needs the rules state, as the heuristic does; it
     reads only what the deciding seat may know (every simulation runs in a resampled world).
@@ -236,7 +236,7 @@ class SearchPolicy:
     """
 
     def __init__(self, env_id: str, config: SearchConfig, seed: int | None = None):
-        from training.policies import load_policy  # policies imports this module
+        from training.runtime.policies import load_policy  # policies imports this module
 
         self.env_id = env_id
         self.config = config
@@ -458,7 +458,7 @@ def spec_table() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m training.search",
+        prog="python -m training.runtime.search",
         description="Search one position: play SEED's game to DECISION by the heuristic, then print the "
         "search's visit shares.\n\n" + spec_table(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -473,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
         policy = load_search_policy(args.spec, args.env_id, seed=args.seed)
     except ValueError as e:
         parser.error(str(e))
-    from training.policies import observation_options
+    from training.runtime.policies import observation_options
 
     game_cls = envs.game_class(args.env_id)
     players = args.players or game_cls.min_players

@@ -5,8 +5,8 @@ choice (masked argmax of the logits). Observation preprocessing is the ``MlpPoli
 ``Box`` space, i.e. none: observations are only flattened and cast to float32 (a ``VecNormalize``
 wrapper used in training would not be part of the checkpoint; herozoo does not use one).
 :class:`SeatActor` plays one seat of one game in one compiled call per decision
-(:mod:`training.mlp_kernel`). :class:`CheckpointPolicy` loads a checkpoint file
-(:mod:`training.checkpoints`) as a :class:`training.policies.Policy`.
+(:mod:`training.runtime.mlp_kernel`). :class:`CheckpointPolicy` loads a checkpoint file
+(:mod:`training.runtime.checkpoints`) as a :class:`training.runtime.policies.Policy`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from training.checkpoints import ACTIVATIONS, PI_PREFIX, VF_PREFIX, load_checkpoint_file
-from training.mlp_kernel import seat_step
+from training.runtime.checkpoints import ACTIVATIONS, PI_PREFIX, VF_PREFIX, load_checkpoint_file
+from training.runtime.mlp_kernel import seat_step
 
 # numpy inference
 
@@ -302,7 +302,7 @@ class NumpyMLPPolicy:
 class SeatActor:
     """A :class:`NumpyMLPPolicy` playing one seat: ``act`` for that seat's successive observations.
 
-    Each decision is one compiled call (:func:`training.mlp_kernel.seat_step`) that updates the
+    Each decision is one compiled call (:func:`training.runtime.mlp_kernel.seat_step`) that updates the
     first layer from the observation entries that changed since this seat's previous observation
     and then runs the rest of the network and the choice. The update is exact whichever observation
     came before (the bookkeeping decides the cost, never the result), so an actor fed another
@@ -312,7 +312,7 @@ class SeatActor:
     random generator (one uniform per sampled decision, as ``act`` draws). Without numba the actor
     is :meth:`NumpyMLPPolicy.act` itself.
 
-    ``training.policies.seat_actor(policy)`` gives one; every seat of every game needs its own
+    ``training.runtime.policies.seat_actor(policy)`` gives one; every seat of every game needs its own
     (it is cheap: a few vectors). Counters: ``incremental_updates`` and ``rebuilds``.
     """
 
@@ -376,7 +376,7 @@ class SeatActor:
 
 
 class CheckpointPolicy(NumpyMLPPolicy):
-    """A checkpoint as a :class:`training.policies.Policy`: ``load_checkpoint`` + :class:`NumpyMLPPolicy`.
+    """A checkpoint as a :class:`training.runtime.policies.Policy`: ``load_checkpoint`` + :class:`NumpyMLPPolicy`.
 
     ``name`` is the checkpoint's file stem, or ``<folder>/<stem>`` for ``best`` / ``latest``.
     """

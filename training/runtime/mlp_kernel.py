@@ -14,7 +14,7 @@ numba-compiled call:
    fewer rows than the update would, or when the caller asks (every so many updates);
 2. the other layers, with tanh as Eigen's float32 rational approximation (within 3e-7 of the exact
    value) or relu;
-3. the masked argmax, or the masked softmax draw of :func:`training.inference._draw` (float32
+3. the masked argmax, or the masked softmax draw of :func:`training.runtime.inference._draw` (float32
    exponentials of the logits minus their max, summed in action order, the first legal action
    whose running sum exceeds ``u`` times the total).
 

@@ -26,7 +26,7 @@ missing or half-written ``.pt``. When a checkpoint is overwritten with different
 leaves no checkpoint at that name (and a stray ``.pt``), never a ``.json`` describing other weights.
 
 This module is the file format and its validation; playing a checkpoint is
-:mod:`training.inference` (numpy, no torch).
+:mod:`training.runtime.inference` (numpy, no torch).
 
 Folder rule (:func:`resolve_checkpoint`): a folder given as a checkpoint means its ``best.json``
 if there is one, else its ``latest.json``, else its only ``*.json`` checkpoint; several
@@ -135,7 +135,7 @@ def _refuse_zip(p: Path) -> None:
     if p.suffix.lower() == ".zip":
         raise CheckpointError(
             f"{p}: is an SB3 .zip model file; only herozoo checkpoints (<name>.json + <name>.pt, "
-            "written by training.checkpoints.save_checkpoint) are loaded, because .zip models hold "
+            "written by training.runtime.checkpoints.save_checkpoint) are loaded, because .zip models hold "
             "pickled Python objects that could run arbitrary code when loaded"
         )
 

@@ -9,8 +9,8 @@ A policy *spec* names one, in configs and on the command line:
 | a path | a trained checkpoint (`.json` metadata or `.pt` weights, or a folder holding one) |
 | `human` | asks a person at the terminal (for play) |
 | `rllib:PATH[#MODULE]` | an RLlib checkpoint of `training.rllib.train`, read without ray (docs/rllib.md) |
-| `search:KEY=VALUE,...` | information-set tree search (`training.search`), e.g. `search:prior=shipped,sims=200` |
-| `openspiel:ismcts[,sims=N]` | OpenSpiel's ISMCTS bot (`training.openspiel_policy`; the `interop` extra) |
+| `search:KEY=VALUE,...` | information-set search (`training.runtime.search`), e.g. `search:prior=shipped,sims=200` |
+| `openspiel:ismcts[,sims=N]` | OpenSpiel's ISMCTS bot (`training.runtime.openspiel_policy`; the `interop` extra) |
 
 ``load_policy(spec, env_id)`` returns the policy; that is how trained checkpoints plug back in as
 opponents, partners and bots to play against.
@@ -50,9 +50,9 @@ def spec_error(spec: Any, words: Sequence[str] = SPEC_WORDS) -> str | None:
         return None
     if spec.startswith("search:") or spec.startswith("openspiel:"):
         if spec.startswith("search:"):
-            from training.search import parse_spec
+            from training.runtime.search import parse_spec
         else:
-            from training.openspiel_policy import parse_spec
+            from training.runtime.openspiel_policy import parse_spec
         try:
             parse_spec(spec)
         except ValueError as e:
@@ -135,11 +135,11 @@ def load_policy(spec: str, env_id: str, seed: int | None = None, deterministic: 
     if spec == "human":
         return HumanPolicy(env_id)
     if spec.startswith("search:"):
-        from training.search import load_search_policy
+        from training.runtime.search import load_search_policy
 
         return load_search_policy(spec, env_id, seed=seed)
     if spec.startswith("openspiel:"):
-        from training.openspiel_policy import OpenSpielISMCTSPolicy
+        from training.runtime.openspiel_policy import OpenSpielISMCTSPolicy
 
         return OpenSpielISMCTSPolicy(env_id, spec, seed=seed)
     if spec.startswith("rllib:"):
@@ -152,7 +152,7 @@ def load_policy(spec: str, env_id: str, seed: int | None = None, deterministic: 
             f"policy spec {spec!r} is neither one of {list(SPEC_WORDS)}, a search: spec, "
             "nor an existing checkpoint path"
         )
-    from training.inference import CheckpointPolicy
+    from training.runtime.inference import CheckpointPolicy
 
     return CheckpointPolicy(path, env_id=env_id, deterministic=deterministic, seed=seed)
 

@@ -1,6 +1,6 @@
 """Plot a run's learning curve: win rate of each evaluated line-up at each table size over training steps.
 
-    python -m training.curves RUN_DIR [--out PNG]
+    python -m training.evaluation.curves RUN_DIR [--out PNG]
 
 Reads ``RUN_DIR/eval_history.jsonl`` (one line per periodic evaluation) and writes a PNG
 (default ``RUN_DIR/learning_curve.png``) with Wilson 95% bands, atomically.
@@ -69,7 +69,9 @@ def plot_learning_curve(run_dir: Path, out: Path | None = None, title: str | Non
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m training.curves", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m training.evaluation.curves",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("--out", type=Path)

@@ -1,0 +1,1 @@
+"""Evaluation: tournaments between policies, the skill ladder, learning curves."""

@@ -1,0 +1,1 @@
+"""The policy runtime: checkpoints, inference, policy specs and search."""
