@@ -3,7 +3,10 @@
 The teacher plays every seat of ``games`` games; each decision it takes (forced ones excepted when
 the env skips them) becomes a sample ``(observation, mask, action, final result of that seat)``.
 The PPO network is then fitted to it: cross-entropy of the masked action logits on the teacher's
-action, plus ``value_coef`` times the squared error of the value head on the seat's result. PPO
+action, plus ``value_coef`` times the squared error of the value head on the seat's return-to-go:
+its result, minus its weighted shaping potential at the decision when the game shapes the reward
+(the env's rewards from there on sum to that, and it is what PPO's value head estimates and what the
+search adds the potential back to; fitting the bare result would count the potential twice). PPO
 then improves on the clone instead of starting from uniform play.
 
 A clone that agrees with its teacher on most of the teacher's decisions can still lose far more
@@ -43,6 +46,15 @@ class TeacherData:
     actions: np.ndarray  # int64 [N]
     results: np.ndarray  # float32 [N], the deciding seat's final reward
     targets: np.ndarray | None = None  # float32 [N, actions]: a search teacher's visit shares
+    #: float32 [N]: the weighted shaping potential of the decider at the decision (zeros without
+    #: shaping). The env's rewards from a decision on sum to the result minus it (the potential is 0
+    #: at the end), which is what a value head trained on those rewards estimates
+    potentials: np.ndarray | None = None
+
+    @property
+    def value_targets(self) -> np.ndarray:
+        """What the value head fits: the return-to-go of the env's (shaped) rewards."""
+        return self.results if self.potentials is None else self.results - self.potentials
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -63,7 +75,11 @@ class TeacherData:
             np.concatenate([self.actions, other.actions]),
             np.concatenate([self.results, other.results]),
             np.concatenate([self.soft_targets(), other.soft_targets()]) if soft else None,
+            np.concatenate([self._potentials(), other._potentials()]),
         )
+
+    def _potentials(self) -> np.ndarray:
+        return np.zeros(len(self), np.float32) if self.potentials is None else self.potentials
 
 
 def masked_logits(policy, obs: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
@@ -142,10 +158,12 @@ def collect_teacher_data(
     skip_forced = driver["auto_skip_forced"]
     counts = resolve_player_counts(game_cls, options, player_counts)
     tables = {n: game_cls(**{**options, "num_players": n}) for n in set(counts)}
+    shaping = game_cls.shaping_option
+    coef = float(next(iter(tables.values())).options.get(shaping, 0.0) or 0.0) if shaping else 0.0
     policy = load_policy(teacher, env_id, seed=seed)
     searches = hasattr(policy, "analyse")
     shares = _Rows() if searches else None
-    obs, masks, actions, seats, game_of = _Rows(), [], [], [], []
+    obs, masks, actions, seats, game_of, potentials = _Rows(), [], [], [], [], []
     results: list[list[float]] = []
     agreed = 0
     rng = np.random.default_rng(seed)
@@ -178,6 +196,7 @@ def collect_teacher_data(
             actions.append(action)
             seats.append(seat)
             game_of.append(g)
+            potentials.append(coef * state.shaping_potentials()[seat] if coef else 0.0)
             state.apply(played)
         results.append(list(state.returns()))
     result = np.array([results[g][s] for g, s in zip(game_of, seats)], np.float32)
@@ -187,7 +206,14 @@ def collect_teacher_data(
     observations = obs.take(next(iter(tables.values())).observation_size)
     num_actions = next(iter(tables.values())).num_actions
     targets = shares.take(num_actions) if searches else None
-    return TeacherData(observations, np.array(masks, bool), np.array(actions, np.int64), result, targets)
+    return TeacherData(
+        observations,
+        np.array(masks, bool),
+        np.array(actions, np.int64),
+        result,
+        targets,
+        np.array(potentials, np.float32),
+    )
 
 
 def _collect_share(job: tuple) -> tuple[TeacherData, dict[str, float]]:
@@ -240,7 +266,7 @@ def clone_into(
     obs = torch.as_tensor(data.observations)
     masks = torch.as_tensor(data.masks)
     actions = torch.as_tensor(data.actions)
-    results = torch.as_tensor(data.results)
+    results = torch.as_tensor(data.value_targets)
     soft = data.targets is not None  # visit shares: cross-entropy to the distribution
     targets = torch.as_tensor(data.targets) if soft else None
     generator = torch.Generator().manual_seed(seed)

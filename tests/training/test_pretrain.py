@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
 
+from envs.core.game import play_forced
 from envs.last_heroes.game import LastHeroesGame
 from training.pretrain import clone_into, collect_teacher_data
 from training.runtime.policies import HeuristicPolicy
@@ -20,6 +21,30 @@ def test_teacher_data_holds_the_teachers_unforced_decisions():
     # Replaying the same games with the same teacher gives the same samples.
     again = collect_teacher_data("last_heroes_v0", {"num_players": 2, "auto_skip_forced": True}, "heuristic", 3)
     assert np.array_equal(again.actions, data.actions)
+
+
+def test_value_targets_are_the_return_to_go_of_the_shaped_rewards():
+    """With shaping the value head fits result - coef * potential of the decider at each decision."""
+    options = {"num_players": 2, "auto_skip_forced": True}
+    bare = collect_teacher_data("last_heroes_v0", options, "heuristic", 2, seed=5)
+    shaped = collect_teacher_data("last_heroes_v0", {**options, "shaping_coef": 0.5}, "heuristic", 2, seed=5)
+    assert np.array_equal(bare.value_targets, bare.results) and not bare.potentials.any()
+    assert np.array_equal(shaped.actions, bare.actions) and np.array_equal(shaped.results, bare.results)
+    # replay the first game: the potentials are those of the deciding seat, weighted
+    game = LastHeroesGame(num_players=2, shaping_coef=0.5)
+    state = game.new_state(int(np.random.default_rng(5).integers(2**63 - 1)))
+    expected = []
+    for action in shaped.actions:
+        play_forced(state)
+        if state.is_over():
+            break
+        expected.append(0.5 * state.shaping_potentials()[state.current_player])
+        state.apply(int(action))
+    k = len(expected)
+    assert k > 10 and np.allclose(shaped.potentials[:k], expected) and np.any(shaped.potentials[:k] != 0)
+    assert np.allclose(shaped.value_targets, shaped.results - shaped.potentials)
+    joined = bare + shaped
+    assert np.allclose(joined.value_targets, np.concatenate([bare.results, shaped.value_targets]))
 
 
 def test_cloning_raises_agreement_with_the_teacher():
