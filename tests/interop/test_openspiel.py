@@ -295,7 +295,9 @@ def _check_ismcts_game(env_id: str, n: int, sims: int) -> None:
         assert resampler.redealt > 0, "no resample dealt the hidden information anew"
 
 
-@pytest.mark.parametrize("env_id", envs.ENV_IDS)
+@pytest.mark.parametrize(
+    "env_id", [pytest.param(e, marks=pytest.mark.slow) if e == "lost_legends_v0" else e for e in envs.ENV_IDS]
+)  # Lost Legends' games are the longest; the slow run plays every game at every table size
 def test_ismcts_plays_whole_games(env_id):
     n = envs.game_class(env_id).min_players
     _check_ismcts_game(env_id, n, FAST_SIMS.get(env_id, 10))

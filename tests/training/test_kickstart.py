@@ -45,7 +45,7 @@ def test_the_env_tells_the_teachers_move_at_every_learner_decision():
     assert "teacher_action" not in SingleAgentEnv("last_heroes_v0", {"num_players": 2}, seed=0).reset()[1]
 
 
-@pytest.mark.parametrize("vec_cls", [DummyVecEnv, SubprocVecEnv])
+@pytest.mark.parametrize("vec_cls", [DummyVecEnv, pytest.param(SubprocVecEnv, marks=pytest.mark.slow)])
 def test_labels_line_up_with_the_stored_positions_across_episode_ends(vec_cls):
     model = KickstartedPPO(
         "MlpPolicy", _vec(LastLegalTeacher(), vec_cls=vec_cls), n_steps=256, batch_size=64, n_epochs=1,

@@ -192,6 +192,7 @@ def test_resume_takes_the_configs_ppo_settings_and_refuses_a_different_network(t
         vec_env.close()
 
 
+@pytest.mark.slow  # kickstarting is tested in test_kickstart.py and resuming by the killed run above
 def test_a_kickstarted_run_trains_and_resumes(tmp_path):
     from sb3_contrib import MaskablePPO
 

@@ -111,7 +111,7 @@ def test_never_reads_hidden_information(num_players):
     game = LastHeroesGame(num_players=num_players)
     bot = HeuristicBot()
     checked = 0
-    for seed in range(6):
+    for seed in range(3):
         state = game.new_state(seed)
         rng = np.random.default_rng(seed)
         while not state.is_terminal():
