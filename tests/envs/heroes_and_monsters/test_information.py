@@ -7,7 +7,8 @@ import pytest
 
 from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 from envs.heroes_and_monsters.heuristic import HeuristicBot
-from tests.envs.heroes_and_monsters.builders import cid, position
+from tests.envs.heroes_and_monsters.builders import PASS, cid, position
+from tests.envs.heroes_and_monsters.test_scenarios import QUIET, to_last_turn_combat
 
 
 def positions(n: int, adversary: str, seed: int, every: int = 7):
@@ -66,3 +67,32 @@ def test_a_visible_change_does_change_the_observation():
     data["rubble"] = data["rubble"] + [cid("Ghoul")]
     t = s.game.state_from_json(data, check_box=False)  # a builder position (made-up piles)
     assert not np.array_equal(s.observe(1), t.observe(1))
+
+
+# -- information (docs 5.2): a hand drawn at the end of a turn is private -----------------------------
+def _lost_in_the_invasion(hand):
+    fields = dict(field=["Dwarf Berserker", -1, -1, -1], fortress=["Ghoul"], rubble=[])
+    return position(**to_last_turn_combat(fields), players={1: {"hand": [], "deck": hand, "discard": []}})
+
+
+def test_the_hand_drawn_when_the_game_ends_in_the_invasion_stays_private():
+    cards = ["Ghoul", "Root", "Wyvern", "Sacrifice", "Orc Raider", "Soul Crystal"]
+    s = _lost_in_the_invasion(cards)  # the top of a deck is its last card: Soul Crystal, Orc Raider, Sacrifice
+    t = _lost_in_the_invasion(cards[3:] + cards[:3])  # draws Wyvern, Root, Ghoul
+    for x in (s, t):
+        x.apply(PASS)
+        assert x.result == "fortress_empty" and x.active == 1 and len(x.players[1].hand) == 3
+    assert not np.array_equal(s.players[1].hand, t.players[1].hand)
+    assert np.array_equal(s.observe(0), t.observe(0))  # player_0 cannot see player_1's new hand
+    assert "hand [3 cards]" in s.render(0)
+    other = s.resample_hidden(0, np.random.default_rng(0))
+    assert np.array_equal(other.observe(0), s.observe(0))
+
+
+def test_the_active_hand_is_still_public_during_the_turn():
+    s = position(n=2, field=QUIET, players={0: {"hand": ["Ghoul", "Root"], "deck": ["Wyvern", "Sacrifice"]}})
+    t = position(n=2, field=QUIET, players={0: {"hand": ["Wyvern", "Sacrifice"], "deck": ["Ghoul", "Root"]}})
+    for x in (s, t):
+        x.apply(PASS)  # RECRUIT -> EFFECTS, still player_0's turn
+    assert not np.array_equal(s.observe(1), t.observe(1))
+    assert "Ghoul" in s.render(1)

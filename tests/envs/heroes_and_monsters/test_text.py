@@ -46,3 +46,18 @@ def test_text_does_not_import_the_docs_generator():
     imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert "envs.heroes_and_monsters.docs" not in imported
     assert not any(m and m.endswith(".docs") for m in imported)
+
+
+# -- render readability ----------------------------------------------------------------------------
+def test_render_shows_area_costs_and_each_invaders_state():
+    area = ["Wyvern", "Ghoul", "Orc Raider", "Rampart", "Ghoul", "Ghoul", "Ghoul", "Ghoul"]
+    s = position(area=area, field=["Knight", -1, "Elf Archer", "Dwarf Axeman"], markers=[1, 0, 0, 0])
+    text = s.render(0)
+    assert "Wyvern 0/0/3" in text and "Rampart 2/0/1" in text
+    assert "Knight (Human) health [4, 4], markers 1, next level 4, Fortress dmg 2" in text
+
+
+def test_describe_attack_says_which_level_and_whether_it_defeats():
+    s = position(field=["Knight", -1, "Elf Archer", "Dwarf Axeman"], markers=[1, 0, 0, 0], phase="COMBAT", dmg=8)
+    assert s.describe_action(A("ATTACK", 0)) == "Attack Knight in column 0: pay level 2 of 2 (4 damage), defeats it"
+    assert s.describe_action(A("ATTACK", 2)) == "Attack Elf Archer in column 2: pay level 1 of 1 (4 damage), defeats it"
