@@ -24,8 +24,9 @@ the same deals):
   partners (heuristic, network) in the others: the team win rate.
 
 Every rate has a Wilson 95% interval. Matches with a search rung play ``--search-games`` games
-(default ``--games``): search costs its budget at every decision. ``--workers`` plays matches in
-parallel processes (this machine has 2 cores). Writes ``ladder.md``, ``ladder.json`` and
+(default ``--games``): search costs its budget at every decision. ``--workers`` plays blocks of
+games (about 24 each, of every match) in parallel processes, so one long search match uses every
+worker; the results do not depend on the number of workers. Writes ``ladder.md``, ``ladder.json`` and
 ``ladder.png`` to ``--out`` (default ``checkpoints/<game>/``), atomically.
 """
 
@@ -36,7 +37,6 @@ import json
 import os
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ import numpy as np
 
 import envs
 from training.atomic import atomic_write_text
-from training.evaluation.tournament import _ranks, evaluate, wilson_interval
+from training.evaluation.tournament import _ranks, play_setups, prepare, wilson_interval
 from training.playing.session import game_name, shipped_checkpoint
 from training.runtime.policies import spec_error
 
@@ -134,13 +134,6 @@ def plan(
     return out
 
 
-def _play(job: tuple[str, dict[str, str], Match, int]) -> dict[str, Any]:
-    env_id, specs, match, seed = job
-    lineup = [(name, specs[name]) for name in match.lineup]
-    results = evaluate(env_id, match.players, lineup, games=match.games, seed=seed)
-    return {"match": match.__dict__ | {"lineup": list(match.lineup)}, "results": results}
-
-
 def run_ladder(
     env_id: str,
     players: Sequence[int],
@@ -158,19 +151,20 @@ def run_ladder(
     matches = plan(env_id, players, rungs, games, search_games, focus)
     # every match at one table size plays the same deals (cooperative: the same deal sequence), so
     # two teams' rates compare on the same games
-    jobs = [(env_id, specs, m, seed + 1000 * m.players) for m in matches]
-    log(f"{env_id}: {len(matches)} matches, {sum(m.games for m in matches)} games, {workers} worker(s)")
+    setups = [
+        prepare(env_id, m.players, [(name, specs[name]) for name in m.lineup], m.games, seed + 1000 * m.players)
+        for m in matches
+    ]
+    log(f"{env_id}: {len(matches)} matches, {sum(len(s.schedule) for s in setups)} games, {workers} worker(s)")
     started = time.perf_counter()
-    played = []
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for done in pool.map(_play, jobs):
-                played.append(done)
-                log(_progress(done, len(played), len(jobs), started))
-    else:
-        for job in jobs:
-            played.append(_play(job))
-            log(_progress(played[-1], len(played), len(jobs), started))
+    played: list[dict[str, Any]] = []
+
+    def done(i: int, results: dict[str, Any]) -> None:
+        played.append({"match": matches[i].__dict__ | {"lineup": list(matches[i].lineup)}, "results": results})
+        log(_progress(played[-1], len(played), len(matches), started))
+
+    # blocks of every match share the workers, so one long match (search) uses them all
+    play_setups(setups, workers=workers, on_done=done)
     return summarise(env_id, players, specs, played, seed, time.perf_counter() - started)
 
 

@@ -38,6 +38,11 @@ whole number of cycles (the output says so). All games of one cycle share one ga
 seeds are derived from ``--seed``; policies get their own seeds derived from it too. The games
 keep their own rules for who starts (random in Last Heroes, from the game seed).
 
+The schedule is played in blocks of whole cycles (about 24 games); each block loads its policies
+with seeds of its own. ``--workers K`` plays the blocks in K processes, and because no block
+depends on another, the results are the same for every K (bar time-budgeted search, whose
+simulation count follows the clock).
+
 Results
 -------
 Agents are named by their policy's ``name`` (``random``, ``heuristic``, a checkpoint's stem); a
@@ -73,7 +78,8 @@ import math
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +196,9 @@ class Setup:
     schedule: list[tuple[int, ...]]
     games_requested: int
     seed: int
+    # what prepare() was given, so that a worker process can rebuild the same setup
+    given_options: dict[str, Any] = field(default_factory=dict)
+    deterministic: bool = True
 
 
 def _spec_name(spec: str) -> str:
@@ -266,7 +275,18 @@ def prepare(
     game = game_cls(num_players=int(num_players), **options)
     agents = [Agent(n, s, p) for n, s, p in zip(_unique(names), specs, policies)]
     schedule = seat_schedule(len(agents), int(num_players), int(games))
-    return Setup(env_id, int(num_players), options, game, agents, schedule, int(games), int(seed))
+    return Setup(
+        env_id,
+        int(num_players),
+        options,
+        game,
+        agents,
+        schedule,
+        int(games),
+        int(seed),
+        dict(env_options or {}),
+        bool(deterministic),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -307,11 +327,126 @@ def play_game(game: Any, seat_policies: Sequence[Policy], seed: int) -> dict[str
     }
 
 
-def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
-    """Play the schedule of ``setup`` and gather the results dict."""
+# A schedule is played in blocks of whole cycles; each block's policies draw from their own seed.
+# So a tournament plays the same games, and its policies make the same random draws, whether its
+# blocks run one after another or side by side in worker processes (``workers``).
+BLOCK_GAMES = 24
+
+
+def schedule_blocks(setup: Setup) -> list[range]:
+    """The game indices of each block: whole cycles, about ``BLOCK_GAMES`` games a block."""
+    cyc = cycle_length(len(setup.agents), setup.num_players)
+    size = cyc * max(1, -(-BLOCK_GAMES // cyc))
+    return [range(s, min(s + size, len(setup.schedule))) for s in range(0, len(setup.schedule), size)]
+
+
+def _block_policies(setup: Setup, block: int) -> list[Policy]:
+    """Block 0 plays the policies prepare() loaded; block b > 0 reloads each spec with its own seed
+    (a policy object passed in has no spec to reload: it plays on)."""
+    if block == 0:
+        return [a.policy for a in setup.agents]
+    return [
+        a.policy
+        if a.spec.startswith("<object")
+        else load_policy(a.spec, setup.env_id, seed=_derived_seed(setup.seed, 1, i, block), deterministic=setup.deterministic)
+        for i, a in enumerate(setup.agents)
+    ]
+
+
+def play_block(setup: Setup, block: int, games: range, on_game=None) -> list[dict[str, Any]]:
+    """Play the games ``games`` of the schedule (block ``block`` of :func:`schedule_blocks`): their records."""
+    policies = _block_policies(setup, block)
+    cyc = cycle_length(len(setup.agents), setup.num_players)
+    cooperative = bool(setup.game.cooperative)
+    records = []
+    for g in games:
+        seating = setup.schedule[g]
+        # Competitive: every seating of a cycle plays the same deal (duplicate format). Cooperative: a
+        # new deal every game, so that n rotations of one team are n games' worth of evidence.
+        game_seed = _derived_seed(setup.seed, 0, g if cooperative else g // cyc)
+        r = play_game(setup.game, [policies[a] for a in seating], game_seed)
+        records.append({"game": g, "seating": list(seating), **r})
+        if on_game is not None:
+            on_game()
+    return records
+
+
+def _recipe(setup: Setup) -> tuple:
+    for a in setup.agents:
+        if a.spec.startswith("<object"):
+            raise ValueError(
+                f"agent {a.name!r} is a policy object: a tournament on several workers needs every agent as a spec"
+            )
+    specs = [(a.name, a.spec) for a in setup.agents]
+    return (setup.env_id, setup.num_players, specs, setup.games_requested, setup.seed, setup.given_options)
+
+
+def _play_block_job(job: tuple) -> list[dict[str, Any]]:
+    recipe, deterministic, block, start, stop = job
+    import torch
+
+    torch.set_num_threads(1)  # one process per core
+    setup = prepare(*recipe, deterministic=deterministic)
+    started = time.perf_counter()
+    records = play_block(setup, block, range(start, stop))
+    return records, time.perf_counter() - started
+
+
+def play_setups(setups: Sequence[Setup], workers: int = 1, on_done=None, progress: bool = False) -> list[dict[str, Any]]:
+    """Play several tournaments, their blocks spread over ``workers`` processes; the results of
+    each, in order. ``on_done(i, results)`` is called as each tournament completes."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    jobs = [(i, b, block) for i, setup in enumerate(setups) for b, block in enumerate(schedule_blocks(setup))]
+    left = [sum(1 for j in jobs if j[0] == i) for i in range(len(setups))]
+    records: list[list[dict[str, Any]]] = [[] for _ in setups]
+    seconds = [0.0] * len(setups)  # time spent playing each tournament, over all workers
+    out: list[dict[str, Any] | None] = [None] * len(setups)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=sum(len(s.schedule) for s in setups), desc=f"eval {setups[0].env_id}", unit="game")
+
+    def finish(i: int, part: list[dict[str, Any]], took: float) -> None:
+        records[i] += part
+        seconds[i] += took
+        left[i] -= 1
+        if left[i] == 0:
+            out[i] = results_from_records(setups[i], sorted(records[i], key=lambda r: r["game"]), seconds[i])
+            if on_done is not None:
+                on_done(i, out[i])
+
+    if workers > 1 and len(jobs) > 1:
+        payloads = [
+            (_recipe(setups[i]), setups[i].deterministic, b, block.start, block.stop) for i, b, block in jobs
+        ]
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            for (i, _, block), (part, took) in zip(jobs, pool.map(_play_block_job, payloads)):
+                if bar is not None:
+                    bar.update(len(block))
+                finish(i, part, took)
+    else:
+        for i, b, block in jobs:
+            started = time.perf_counter()
+            part = play_block(setups[i], b, block, on_game=None if bar is None else lambda: bar.update(1))
+            finish(i, part, time.perf_counter() - started)
+    if bar is not None:
+        bar.close()
+    return out  # type: ignore[return-value]
+
+
+def run(setup: Setup, progress: bool = False, workers: int = 1) -> dict[str, Any]:
+    """Play the schedule of ``setup`` (its blocks on ``workers`` processes) and gather the results dict."""
+    return play_setups([setup], workers=workers, progress=progress)[0]
+
+
+def results_from_records(setup: Setup, records: Sequence[dict[str, Any]], elapsed: float = 0.0) -> dict[str, Any]:
+    """The results dict of a tournament from the records of its games, in schedule order
+    (``elapsed``: the seconds spent playing them)."""
     from openskill.models import PlackettLuce
 
-    n, agents, schedule = setup.num_players, setup.agents, setup.schedule
+    n, agents = setup.num_players, setup.agents
     cyc = cycle_length(len(agents), n)
     model = PlackettLuce()
     ratings = [(model.mu, model.sigma) for _ in agents]
@@ -329,23 +464,12 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
     position_wins = np.zeros(n, int)
     truncated = shared = 0
     decisions = 0
-    records = []
     cooperative = bool(setup.game.cooperative)
     team_wins = 0
     team_score = 0.0
     reasons: dict[str, int] = {}
-
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(schedule), desc=f"eval {setup.env_id} {n}p", unit="game")
-    started = time.perf_counter()
-    for g, seating in enumerate(schedule):
-        # Competitive: every seating of a cycle plays the same deal (duplicate format). Cooperative: a
-        # new deal every game, so that n rotations of one team are n games' worth of evidence.
-        game_seed = _derived_seed(setup.seed, 0, g if cooperative else g // cyc)
-        r = play_game(setup.game, [agents[a].policy for a in seating], game_seed)
+    for r in records:
+        seating = r["seating"]
         winners = r["winners"]
         reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
         team_wins += bool(winners)
@@ -376,14 +500,8 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
                 float(np.mean([new[s][0].mu for s in seats])),
                 float(np.mean([new[s][0].sigma for s in seats])),
             )
-        records.append({"seating": list(seating), **r})
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
-    elapsed = time.perf_counter() - started
 
-    games = len(schedule)
+    games = len(records)
     agent_rows = []
     for i, ag in enumerate(agents):
         m = int(seatings[i])
@@ -461,7 +579,7 @@ def run(setup: Setup, progress: bool = False) -> dict[str, Any]:
         "decisions": decisions,
         "elapsed_seconds": elapsed,
         "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
-        "game_records": records,
+        "game_records": list(records),
     }
 
 
@@ -475,16 +593,19 @@ def evaluate(
     progress: bool = False,
     out_dir: str | os.PathLike | None = None,
     deterministic: bool = True,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Play a seat-balanced tournament and return the results dict (see the module doc).
 
     ``agent_specs``: spec strings (``random``, ``heuristic``, a checkpoint path), loaded policy
     objects (named by their ``name`` attribute) or ``(name, spec_or_policy)`` pairs; the first is
-    the focus agent. ``games`` is rounded up to whole seat-balanced cycles. With ``out_dir`` the
-    results are also written there (:func:`write_outputs`). Bad inputs raise ValueError.
+    the focus agent. ``games`` is rounded up to whole seat-balanced cycles. ``workers`` plays blocks
+    of the schedule in that many processes (every agent must then be a spec); the results are the
+    same for any number of workers. With ``out_dir`` the results are also written there
+    (:func:`write_outputs`). Bad inputs raise ValueError.
     """
     setup = prepare(env_id, num_players, agent_specs, games, seed, env_options, deterministic)
-    results = run(setup, progress=progress)
+    results = run(setup, progress=progress, workers=workers)
     if out_dir is not None:
         write_outputs(results, out_dir)
     return results
@@ -663,6 +784,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=V1,V2",
         help="also evaluate at each of these values of an env option, repeatable (e.g. difficulty=novice,heroic)",
     )
+    p.add_argument(
+        "--workers", type=int, default=1, help="processes (blocks of games side by side; same results for any count)"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -703,6 +827,8 @@ def summary_markdown(all_results: Sequence[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error(f"--workers must be >= 1, got {args.workers}")
     try:
         options = dict(parse_option(o) for o in args.option)
         variants = parse_variants(args.variant)
@@ -717,7 +843,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     several = len(setups) > 1
     all_results = []
     for n, variant, setup in setups:
-        results = run(setup, progress=not args.no_progress)
+        results = run(setup, progress=not args.no_progress, workers=args.workers)
         results["variant"] = variant
         name = f"{n}p" + "".join(f"__{k}={v}" for k, v in variant.items())
         paths = write_outputs(results, out / name if several else out)
