@@ -275,7 +275,7 @@ def markdown(ladder: dict[str, Any]) -> str:
                 lines.append("| " + " | ".join(row) + " |")
             continue
         what = (
-            "win rate head to head"
+            "win rate head to head (a shared victory is a win for both sides, so a pair can sum past 100%)"
             if n == 2
             else f"win share alone against {n - 1} of the column (uniform {1 / n:.0%})"
         )
