@@ -78,7 +78,7 @@ from envs.last_heroes.observation import (
     T,
     X,
 )
-from envs.last_heroes.state import LastHeroesState
+from envs.last_heroes.state import LastHeroesState, _json_resample_hidden
 
 try:
     from numba import njit
@@ -1111,7 +1111,7 @@ class CompiledState(State):
         return self.reference().shaping_potentials()
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
-        return self.reference().resample_hidden(seat, rng)  # built by game.state_from_json: compiled too
+        return _json_resample_hidden(self.reference(), seat, rng)  # built by game.state_from_json: compiled too
 
     def clone(self) -> CompiledState:
         c = CompiledState.__new__(CompiledState)

@@ -760,8 +760,31 @@ class LastHeroesState(State):
         return s
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> State:
-        """A copy in which what ``seat`` cannot see is dealt anew (see _json_resample_hidden)."""
-        return _json_resample_hidden(self, seat, rng)
+        """A copy in which what ``seat`` cannot see is dealt anew (5.2): the opponents' cards that
+        never entered a hand publicly, shuffled among the opponents (same hand sizes, same known
+        cards), the order of every monster deck, and the generator's future draws.
+
+        A clone with those fields redealt: the same state, draw for draw, as the JSON round trip
+        of :func:`_json_resample_hidden` (which the compiled engine uses), at a fraction of its cost."""
+        s = self.clone()
+        opponents = [i for i in range(self.n) if i != seat]
+        hands, known = self.hands, self.known
+        pool: list[int] = []
+        for i in opponents:
+            pool += [k for k in range(NUM_KINDS) for _ in range(hands[i][k] - known[i][k])]
+        order = rng.permutation(len(pool)).tolist()
+        at = 0
+        for i in opponents:
+            size = sum(hands[i]) - sum(known[i])
+            hand = list(known[i])
+            for j in order[at : at + size]:
+                hand[pool[j]] += 1
+            s.hands[i] = hand
+            at += size
+        s.decks = [[deck[j] for j in rng.permutation(len(deck)).tolist()] for deck in self.decks]
+        s.rng = np.random.default_rng(int(rng.integers(2**63)))
+        s._count_hands()
+        return s
 
     def to_json(self) -> dict[str, Any]:
         return _json_to_json(self)
@@ -777,9 +800,8 @@ class LastHeroesState(State):
 
 # -- the JSON form ------------------------------------------------------------------------------------
 def _json_resample_hidden(state: Any, seat: int, rng: np.random.Generator) -> Any:
-    """A copy in which what ``seat`` cannot see is dealt anew (5.2): the opponents' cards that
-    never entered a hand publicly, shuffled among the opponents (same hand sizes, same known
-    cards), the order of every monster deck, and the generator's future draws."""
+    """:meth:`LastHeroesState.resample_hidden` through the JSON form, built by
+    ``game.state_from_json`` (so a compiled game's state comes back compiled)."""
     data = state.to_json()
     opponents = [i for i in range(state.n) if i != seat]
     pool: list[int] = []

@@ -293,3 +293,38 @@ def test_the_aec_env_gives_masks_only_to_the_acting_agent(n):
             assert np.array_equal(env.action_mask(agent), mask)
         legal = np.flatnonzero(env.observe(actor)["action_mask"]).tolist()
         env.step(rng.choice(legal))
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_resample_hidden_on_a_clone_deals_what_the_json_round_trip_deals(n):
+    """The search calls ``resample_hidden`` once a simulation, so the Python state redeals a clone; the
+    compiled engine redeals through the JSON form. For the same generator both give the same state
+    (the JSON form, options aside), and the generator ends in the same place."""
+    compiled_game = LastHeroesGame(num_players=n, engine="compiled")
+
+    def plain(state) -> dict:
+        data = state.to_json()
+        data["options"].pop("engine", None)
+        return data
+
+    changed = 0
+    for i, s in enumerate(positions(n, range(40, 44), every=5)):
+        seat = i % n
+        fast_rng, json_rng = np.random.default_rng(i), np.random.default_rng(i)
+        fast = s.resample_hidden(seat, fast_rng)
+        twin = compiled_game.state_from_json(s.to_json()).resample_hidden(seat, json_rng)
+        assert type(twin).__name__ == "CompiledState", "the redealt state keeps its engine"
+        assert plain(fast) == plain(twin), f"position {i}, seat {seat}"
+        for other in range(n):  # no cache of the original survives the redeal
+            assert np.array_equal(fast.observe(other), twin.observe(other)), f"position {i}, seat {other}"
+        assert fast_rng.integers(2**32) == json_rng.integers(2**32)
+        assert same_view(fast, s, seat)
+        changed += fast.to_json() != s.to_json()
+        for _ in range(3):  # the redealt world plays on like any state, on both engines
+            if fast.is_terminal():
+                break
+            action = fast.legal_actions()[0]
+            fast.apply(action)
+            twin.apply(action)
+            assert plain(fast) == plain(twin)
+    assert changed > 0, "no redeal changed anything: the comparison would prove nothing"
