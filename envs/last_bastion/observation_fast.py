@@ -91,6 +91,7 @@ PERMUTATIONS = {
     size: [_frame_permutation(b, size) for b in range(4)]
     for size in (OBSERVATION_LAYOUT.size, OBSERVATION_LAYOUT_CARD_IDS.size)
 }
+assert all((p[0] == np.arange(len(p[0]))).all() for p in PERMUTATIONS.values()), "board 0's frame is the absolute one"
 _PREFIX = slice(0, SL["global"])  # phase .. double_pending
 _TURN, _CURRENT_BOARD, _DOUBLE_PENDING = SL["turn"], SL["current_board"], SL["double_pending"]
 _GLOBAL = slice(SL["global"], SL["global"] + 23)
@@ -530,7 +531,9 @@ def observe(s, seat: int) -> np.ndarray:
     cache = s.__dict__.get("_obs_cache")
     if cache is None or len(cache.v) != size:
         cache = s._obs_cache = ObservationCache(size)
-    v = cache.absolute(s).take(PERMUTATIONS[size][s.seat_of[seat]])
+    board = s.seat_of[seat]
+    # board 0's frame is the absolute one: a copy, not a gather (a lone hero always sits there)
+    v = cache.absolute(s).take(PERMUTATIONS[size][board]) if board else cache.absolute(s).copy()
     _observer(s, v, seat)
     if s.game.options["obs_hints"]:
         return np.concatenate([v, hints(s, seat)])

@@ -102,18 +102,19 @@ def card_cost(card, levels: list[int]) -> int:
     return max(0, cost)
 
 
-_COSTS: dict[tuple, int] = {}
+#: cost_of's memo, (card id, skill levels as a tuple) -> cost; hot loops may read it first
+COST_MEMO: dict[tuple, int] = {}
 
 
 def cost_of(card_id: int, levels) -> int:
     """:func:`card_cost` of a card id, memoised on (card id, skill levels): a pure function of the
     content tables, so an entry is never stale (the table is cleared if it ever grows large)."""
     key = (card_id, tuple(levels))
-    cost = _COSTS.get(key)
+    cost = COST_MEMO.get(key)
     if cost is None:
-        if len(_COSTS) > 200_000:
-            _COSTS.clear()
-        cost = _COSTS[key] = card_cost(CARDS[card_id], levels)
+        if len(COST_MEMO) > 200_000:
+            COST_MEMO.clear()
+        cost = COST_MEMO[key] = card_cost(CARDS[card_id], levels)
     return cost
 
 

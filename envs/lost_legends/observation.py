@@ -17,16 +17,18 @@ import numpy as np
 
 from envs.core.observation import ObservationLayout
 from envs.lost_legends import combat, draft
-from envs.lost_legends.common import COMBAT, FINAL, GEAR_UP, NO, cost_of, hero_level
+from envs.lost_legends.common import COMBAT, COST_MEMO, FINAL, GEAR_UP, NO, cost_of, hero_level
 from envs.lost_legends.content import (
     CARDS,
     HAND_SIZE,
     HEROES,
     KINDS,
     MAX_PLAYERS,
+    NUM_CARDS,
     NUM_SLOTS,
     SKILLS,
     TROPHY_STACKS,
+    is_monster,
 )
 
 CE_SIZE, SLOT_SIZE, MB_SIZE = 33, 35, 26
@@ -207,8 +209,49 @@ def _stacks_row(taken: tuple) -> np.ndarray:
     return row
 
 
-# Per player count n and observer: the absolute seats in relative order, to gather the cached rows in one call.
-_ROTATIONS = {n: [np.array([(seat + r) % n for r in range(n)]) for seat in range(n)] for n in range(3, MAX_PLAYERS + 1)}
+# Per player count n and observer: (absolute seat, start of its row) in relative order, for the per-call fields.
+_SEAT_BASES = {n: [tuple((seat + r) % n for r in range(n)) for seat in range(n)] for n in range(3, MAX_PLAYERS + 1)}
+_ROW_BASES = tuple(_ROWS_AT + r * SEAT_SIZE for r in range(MAX_PLAYERS))
+
+# A seat row in three parts, each rebuilt only when what it shows changed: the head (the fields before the
+# monster), the monster in front (MB) and the equipment (12 x SLOT).
+_MONSTER_END = _MONSTER + MB_SIZE
+_EQUIP_END = _EQUIP + NUM_SLOTS * SLOT_SIZE
+#: a slot's SLOT sub-row per card id (row c) and exhausted card id (row NUM_CARDS + c); the last row
+#: (index -1, an empty slot) is zeros, so the 12 slots are one ``take``
+_SLOT_TABLE = np.zeros((2 * NUM_CARDS + 1, SLOT_SIZE), np.float32)
+for _c in range(NUM_CARDS):
+    _level, _index = _CE[_c]
+    for _exhausted in (0, 1):
+        _SLOT_TABLE[_c + NUM_CARDS * _exhausted, [0, 2 + _level, 2 + _index]] = 1.0
+        _SLOT_TABLE[_c + NUM_CARDS * _exhausted, 1] = _exhausted
+_MONSTER_ROWS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _monster_row(monster_id: int, markers: int) -> np.ndarray:
+    """The MB sub-row of a monster with its damage markers (zeros for none), memoised."""
+    key = (monster_id, markers)
+    row = _MONSTER_ROWS.get(key)
+    if row is None:
+        ones: list[int] = []
+        idx: list[int] = []
+        val: list[float] = []
+        _mb(ones, idx, val, 0, monster_id, markers)
+        row = np.zeros(MB_SIZE, np.float32)
+        row[idx] = np.clip(val, 0.0, 1.0)
+        row[ones] = 1.0
+        if len(_MONSTER_ROWS) > 100_000:
+            _MONSTER_ROWS.clear()
+        row = _MONSTER_ROWS[key] = row
+    return row
+
+
+#: V7's unarmed projection per monster id (its modifier on 1 melee): a pure function of the content
+_UNARMED_DEALT = tuple(combat.dealt(c, [1, 0, 0, 0]) / 20 if is_monster(c) else 0.0 for c in range(NUM_CARDS))
+#: V5's position per level and card id: the draft-memory index of a card of that level, else -1
+_MEMORY_AT = tuple(
+    tuple(_OFF["draft_memory"] + index if level == lv else -1 for level, index in _LEVEL_INDEX) for lv in range(3)
+)
 
 
 # The projected damage of one weapon with no boosts or mana (V7) is a pure function of the content
@@ -242,9 +285,12 @@ def encode(s, seat: int) -> np.ndarray:
     n = s.n
     v = np.zeros(_SIZE, np.float32)
     _global_blocks(s, seat, v, ones, idx, val)
-    # The cached rows in relative seat order, gathered straight into the observation.
-    seat_part = v[_ROWS_AT : _ROWS_AT + n * SEAT_SIZE].reshape(n, SEAT_SIZE)
-    np.take(_seat_rows(s), _ROTATIONS[n][seat], axis=0, out=seat_part)
+    # The cached rows in relative seat order: a rotation of the matrix, so two slice copies.
+    rows = _seat_rows(s).reshape(-1)
+    cut, end = seat * SEAT_SIZE, n * SEAT_SIZE
+    seat_part = v[_ROWS_AT : _ROWS_AT + end]
+    seat_part[: end - cut] = rows[cut:]
+    seat_part[end - cut :] = rows[:cut]
     start, turn, current = s.start, s.turn_seat, s.current_player
     if start != NO:
         ones.append(_ROWS_AT + (start - seat) % n * SEAT_SIZE + _STARTING)
@@ -253,9 +299,7 @@ def encode(s, seat: int) -> np.ndarray:
     if current != NO:
         ones.append(_ROWS_AT + (current - seat) % n * SEAT_SIZE + _SELECTED)
     defeated, picks, gold, life, mana = s.defeated, s.picks, s.gold, s.life, s.mana
-    for r in range(n):
-        i = (seat + r) % n
-        b = _ROWS_AT + r * SEAT_SIZE
+    for i, b in zip(_SEAT_BASES[n][seat], _ROW_BASES):
         if defeated[i]:
             ones.append(b + _DEFEATED)
         if picks[i] != NO:
@@ -263,55 +307,89 @@ def encode(s, seat: int) -> np.ndarray:
         idx += (b + _GOLD, b + _TRACKS, b + _TRACKS + 2)
         val += (gold[i] / 30, life[i] / 10, mana[i] / 10)
     _private_blocks(s, seat, ones, idx, val)
-    v[np.fromiter(idx, np.intp, len(idx))] = np.fromiter(val, np.float32, len(val)).clip(0.0, 1.0)
-    v[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    # clipped in Python: for a few dozen values cheaper than numpy's clip, and the same float32s
+    v.put(idx, [x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0) for x in val])
+    v.put(ones, 1.0)
     return v
+
+
+_PLAYERS_AT, _LEVEL_AT, _PHASE_AT, _DECISION_AT, _DRAFT_AT, _TURNS_AT, _PILE_AT, _CHALLENGE_AT = (
+    _OFF[k] for k in ("players", "level", "phase", "decision", "draft_round", "turns", "pile", "challenge")
+)
+_FACEUP_END, _STACKS_END = _FACEUP_AT + MB_SIZE, _STACKS_AT + _STACKS_SIZE
+_PLAYING = (GEAR_UP, COMBAT, FINAL)
 
 
 def _global_blocks(s, seat: int, v: np.ndarray, ones: list, idx: list, val: list) -> None:
     """G1-G10: the table, the level and the decision being taken, the same for every seat but the challenge holders."""
     n = s.n
-    ones.append(_OFF["players"] + n - 3)
-    lv = min(s.level, 2)
-    ones.append(_OFF["level"] + lv)
-    if s.phase in (GEAR_UP, COMBAT, FINAL):
-        ones.append(_OFF["phase"] + s.phase)
+    lv = s.level if s.level < 2 else 2
+    phase = s.phase
+    ones += (_PLAYERS_AT + n - 3, _LEVEL_AT + lv)
+    if phase in _PLAYING:
+        ones.append(_PHASE_AT + phase)
     if s.decision != NO:
-        ones.append(_OFF["decision"] + s.decision)
-    if s.phase == GEAR_UP:
-        ones.append(_OFF["draft_round"] + s.draft_round - 1)
+        ones.append(_DECISION_AT + s.decision)
+    if phase == GEAR_UP:
+        ones.append(_DRAFT_AT + s.draft_round - 1)
     cap = s.game.options["combat_turn_cap_per_player"] * n
-    idx += (_OFF["turns"], _OFF["pile"])
+    idx += (_TURNS_AT, _PILE_AT)
     val += (s.performed / cap, len(s.piles[lv]) / 15)
-    if s.faceup >= 0:
-        v[_FACEUP_AT : _FACEUP_AT + MB_SIZE] = _faceup_row(s.faceup)
-    for t in range(4):
-        h = s.challenge[t]
-        ones.append(_OFF["challenge"] + 6 * t + (0 if h == NO else 1 + (h - seat) % n))
-    v[_STACKS_AT : _STACKS_AT + _STACKS_SIZE] = _stacks_row(tuple(s.stack_taken))
+    faceup = s.faceup
+    if faceup >= 0:
+        row = _FACEUP_ROWS.get(faceup)
+        v[_FACEUP_AT:_FACEUP_END] = _faceup_row(faceup) if row is None else row
+    at = _CHALLENGE_AT
+    for h in s.challenge:
+        ones.append(at if h == NO else at + 1 + (h - seat) % n)
+        at += 6
+    taken = tuple(s.stack_taken)
+    row = _STACK_ROWS.get(taken)
+    v[_STACKS_AT:_STACKS_END] = _stacks_row(taken) if row is None else row
 
 
 def _seat_rows(s) -> np.ndarray:
-    """Every seat's cached row (absolute seat order, one matrix), rebuilding the stale ones."""
+    """Every seat's cached row (absolute seat order, one matrix), rebuilding the stale parts: the
+    equipment when a slot changed, the monster in front when it or its markers changed, the head when
+    anything it shows changed (the maximum tracks read the slots)."""
     cache = s._row_cache
     if cache is None:
-        cache = s._row_cache = [None] * s.n
+        cache = s._row_cache = [[None] * 8 for _ in range(s.n)]
         s._row_matrix = np.zeros((s.n, SEAT_SIZE), np.float32)
     rows = s._row_matrix
+    slots, exhausted, front, markers, challenge = s.slots, s.exhausted, s.front, s.markers, s.challenge
+    levels, tokens, trophies, heroes, xp, legend = s.levels, s.tokens, s.trophies, s.heroes, s.xp, s.legend
+    life_base, mana_base = s.life_base, s.mana_base
     for i in range(s.n):
-        # Everything the cached row shows; one list (fixed-length parts first, trophies last).
-        sig = s.slots[i] + s.exhausted[i] + s.levels[i] + s.tokens[i] + s.challenge
-        sig += (s.heroes[i], s.xp[i], s.life_base[i], s.mana_base[i], s.legend[i], s.front[i], s.markers[i])
-        sig += s.trophies[i]
-        if cache[i] != sig:
-            cache[i] = sig
-            rows[i] = _seat_row(s, i)
+        # copies of what the row showed when last built, compared piece by piece (C-level, no allocation)
+        seen = cache[i]
+        equip_changed = seen[0] != slots[i] or seen[1] != exhausted[i]
+        if equip_changed:
+            seen[0], seen[1] = list(slots[i]), list(exhausted[i])
+            keys = [c + NUM_CARDS * x if c != NO else -1 for c, x in zip(slots[i], exhausted[i])]
+            np.take(_SLOT_TABLE, keys, axis=0, out=rows[i, _EQUIP:_EQUIP_END].reshape(NUM_SLOTS, SLOT_SIZE))
+        monster = (front[i], markers[i])
+        if seen[2] != monster:
+            seen[2] = monster
+            rows[i, _MONSTER:_MONSTER_END] = _monster_row(*monster)
+        scalars = (heroes[i], xp[i], life_base[i], mana_base[i], legend[i])
+        if (
+            equip_changed
+            or seen[3] != scalars
+            or seen[4] != levels[i]
+            or seen[5] != tokens[i]
+            or seen[6] != challenge
+            or seen[7] != trophies[i]
+        ):
+            seen[3:] = scalars, list(levels[i]), list(tokens[i]), list(challenge), list(trophies[i])
+            _seat_head(s, i, rows[i, :_MONSTER])
     return rows
 
 
-def _seat_row(s, i: int) -> np.ndarray:
-    """Seat ``i``'s public row P (the same for every observer) without the per-call fields
-    (starting, turn, selected, defeated, has picked, gold, life, mana: see :func:`encode`)."""
+def _seat_head(s, i: int, out: np.ndarray) -> None:
+    """The head of seat ``i``'s public row P (the fields before the monster in front, the same for every
+    observer), written into ``out``, without the per-call fields (starting, turn, selected, defeated,
+    gold, life, mana: see :func:`encode`)."""
     ones: list[int] = []
     idx: list[int] = []
     val: list[float] = []
@@ -336,20 +414,9 @@ def _seat_row(s, i: int) -> np.ndarray:
         ones.append(_TOKENS + 4)
     if tokens[5]:
         ones.append(_TOKENS + 5)
-    if s.front[i] != NO:
-        _mb(ones, idx, val, _MONSTER, s.front[i], s.markers[i])
-    exhausted = s.exhausted[i]
-    for slot, c in enumerate(s.slots[i]):
-        if c != NO:
-            a = _EQUIP + slot * SLOT_SIZE
-            level, index = _CE[c]
-            ones += (a, a + 2 + level, a + 2 + index)
-            if exhausted[slot]:
-                ones.append(a + 1)
-    v = np.zeros(SEAT_SIZE, np.float32)
-    v[np.fromiter(idx, np.intp, len(idx))] = np.fromiter(val, np.float32, len(val)).clip(0.0, 1.0)
-    v[np.fromiter(ones, np.intp, len(ones))] = 1.0
-    return v
+    out[:] = 0.0
+    out.put(idx, [x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0) for x in val])
+    out.put(ones, 1.0)
 
 
 def _private_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
@@ -363,17 +430,21 @@ def _private_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
                 after[CARDS[c].skill] += 1
         after = tuple(after)
         gold = s.gold[seat]
+        costs = COST_MEMO.get  # cost_of's memo, read inline: the same numbers without two calls per card
         for k, c in enumerate(hand):
             a = _OFF["hand"] + k * (1 + CE_SIZE)
             level, index = _CE[c]
             ones += (a, a + 1 + level, a + 1 + index)
             a = _OFF["hand_costs"] + 3 * k
-            cost = cost_of(c, levels)
+            cost = costs((c, levels))
+            if cost is None:
+                cost = cost_of(c, levels)
             idx.append(a)
             val.append(cost / 12)
             if gold >= cost and draft.target_slot(s, seat, c) != NO:  # = buy_legal_now
                 ones.append(a + 1)
-            if gold >= cost_of(c, after):  # = buy_legal_after_conversions
+            cost = costs((c, after))
+            if gold >= (cost_of(c, after) if cost is None else cost):  # = buy_legal_after_conversions
                 ones.append(a + 2)
     pick = s.picks[seat]
     if pick != NO:
@@ -386,12 +457,11 @@ def _private_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
     if mine and s.conversions:
         idx.append(_OFF["conversions"])
         val.append(s.conversions / 12)
-    lv = min(s.level, 2)
-    memory = _OFF["draft_memory"]
+    memory_at = _MEMORY_AT[min(s.level, 2)]
     for c in s.seen[seat]:
-        level, index = _LEVEL_INDEX[c]
-        if level == lv:
-            ones.append(memory + index)
+        at = memory_at[c]
+        if at >= 0:
+            ones.append(at)
     front = s.front[seat]
     if s.atk is not None and mine and front != NO:
         a = _OFF["attack"]
@@ -419,7 +489,7 @@ def _private_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
                 val.append(_weapon_dealt(s, seat, w, front) / 20)
         if slots[0] == NO and slots[1] == NO and slots[2] == NO:
             idx.append(a + 3)  # unarmed is an option only without weapons
-            val.append(combat.dealt(front, [1, 0, 0, 0]) / 20)
+            val.append(_UNARMED_DEALT[front])
     ev = s.ev
     if ev is not None and ev["seat"] == seat:
         a = _OFF["defence"]
