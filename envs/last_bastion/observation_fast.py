@@ -532,7 +532,7 @@ def observe(s, seat: int) -> np.ndarray:
     if cache is None or len(cache.v) != size:
         cache = s._obs_cache = ObservationCache(size)
     board = s.seat_of[seat]
-    # board 0's frame is the absolute one: a copy, not a gather (a lone hero always sits there)
+    # board 0's frame is the absolute one: a copy there, cheaper than the gather
     v = cache.absolute(s).take(PERMUTATIONS[size][board]) if board else cache.absolute(s).copy()
     _observer(s, v, seat)
     if s.game.options["obs_hints"]:
