@@ -226,6 +226,8 @@ def play_random_game(game: Game, seed: int, check: bool = True) -> State:
             assert mask.dtype == np.int8 and mask.shape == (game.num_actions,), f"{where}: mask dtype/shape"
             assert mask.any(), f"{where}: empty mask while the game runs"
             assert state.num_legal() == int(mask.sum()), f"{where}: num_legal() disagrees with the mask"
+            wrong = [a for a in range(game.num_actions) if state.is_legal(a) != bool(mask[a])]
+            assert not wrong, f"{where}: is_legal() disagrees with the mask at {wrong[:10]}"
             assert 0 <= state.current_player < n, f"{where}: current_player {state.current_player}"
             assert state.outcome() is None, f"{where}: an outcome before the end"
         state.apply(_random_action(state, rng))
@@ -239,6 +241,7 @@ def play_random_game(game: Game, seed: int, check: bool = True) -> State:
     if check:
         where = _where(game, seed, steps)
         assert not state.legal_mask().any(), f"{where}: legal actions after the end"
+        assert not any(state.is_legal(a) for a in range(game.num_actions)), f"{where}: is_legal() after the end"
         check_outcome(state, where)
         if float(game.options.get("shaping_coef", 0.0) or 0.0) == 0.0:
             assert np.allclose(totals, state.returns()), f"{where}: rewards sum to {totals}, returns {state.returns()}"

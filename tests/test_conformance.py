@@ -192,6 +192,15 @@ def test_the_kit_catches_a_broken_game():
     with pytest.raises(AssertionError, match="observation changed"):
         kit.check_hidden_information(Peeking, 2, games=3)
 
+    class Lenient(RelayGame):  # a fast legality check that says yes to everything
+        def new_state(self, seed=None):
+            state = super().new_state(seed)
+            state.is_legal = lambda action: True
+            return state
+
+    with pytest.raises(AssertionError, match="is_legal.. disagrees with the mask"):
+        kit.check_random_games(Lenient, 2, games=1)
+
 
 def _bumped(state):
     data = state.to_json()

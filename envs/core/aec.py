@@ -98,6 +98,8 @@ def infos_markdown(game_cls: type[Game]) -> str:
 
 def _is_action_id(action: Any) -> bool:
     """Python ints and numpy integers are action ids; bool, float, str and the rest are not."""
+    if type(action) is int:  # the common case first (a bool's type is bool)
+        return True
     return isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
 
 
@@ -165,6 +167,7 @@ class TurnBasedEnv(AECEnv):
         self._action_space = spaces.Discrete(self.game.num_actions)
         self.state_space = spaces.Box(layout.low, layout.high, (n * layout.size,), np.float32)
         self._zero_mask = np.zeros(self.game.num_actions, np.int8)
+        self._num_actions = self.game.num_actions
         self.end_reasons: tuple[str, ...] = end_reason_names(game_cls)
         self._end_code = {reason: code for code, reason in enumerate(self.end_reasons)}
         self.game_state: State | None = None
@@ -257,8 +260,7 @@ class TurnBasedEnv(AECEnv):
                 action, f"an action is a Python int or numpy integer id, not a {type(action).__name__}"
             )
         action = int(action)
-        mask = state.legal_mask()
-        if not (0 <= action < len(mask)) or not mask[action]:
+        if not (0 <= action < self._num_actions) or not state.is_legal(action):
             if self.illegal_action == "raise":
                 raise state.illegal_action_error(action)
             self._penalize(agent, action)

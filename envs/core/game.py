@@ -185,10 +185,15 @@ class State(ABC):
             or not isinstance(action, (int, np.integer))
             or not 0 <= action < self.game.num_actions
             or self.is_over()
-            or not self.legal_mask()[action]
+            or not self.is_legal(int(action))
         ):
             raise self.illegal_action_error(action, self.illegal_why())
         self.apply_legal(int(action))
+
+    def is_legal(self, action: int) -> bool:
+        """Whether the id ``action`` (an int in ``0..num_actions - 1``) is legal now: what
+        :meth:`legal_mask` says, which a game that keeps its legal ids may answer without the mask."""
+        return bool(self.legal_mask()[action])
 
     def apply_legal(self, action: int) -> None:
         """:meth:`apply` without the legality check, for a caller that has just checked the int
@@ -268,6 +273,8 @@ class State(ABC):
 def check_seat(state: State, seat: Any) -> int:
     """``seat`` as a seat index of ``state``'s table, or a ValueError that says which seats there are."""
     n = state.game.num_players
+    if type(seat) is int and 0 <= seat < n:  # the common case first: a plain int (never a bool)
+        return seat
     if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} is not a seat of this {n}-player game: seats are the integers 0..{n - 1}")
     return int(seat)

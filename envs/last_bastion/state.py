@@ -370,11 +370,15 @@ class LastBastionState(State):
     def legal_actions(self) -> list[int]:
         return list(self.decision["legal"]) if self.decision is not None else []
 
+    def is_legal(self, action: int) -> bool:
+        return self.decision is not None and action in self.decision["legal"]
+
     def num_legal(self) -> int:
         return len(self.decision["legal"]) if self.decision is not None else 0
 
     def apply_legal(self, action: int) -> None:
-        before = dict(self.counters)
+        # the counters before the step: only the shaped reward reads them
+        before = dict(self.counters) if self.game.options["reward_scheme"] == "shaped" else None
         d = self.decision
         self.decision = None
         name, args = LAYOUT.decode(action)
@@ -403,7 +407,7 @@ class LastBastionState(State):
         s -= 3 * sum(h["status"] == DEAD for h in self.heroes) + 4 * sum(self.grasped)
         return s
 
-    def _set_rewards(self, before: dict) -> None:
+    def _set_rewards(self, before: dict | None) -> None:
         scheme = self.game.options["reward_scheme"]
         r = 0.0
         if self.result is not None:
