@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from training.evaluation.ladder import main, plan, rung_specs
+from training.evaluation.ladder import main, plan, ratings, rung_specs
 
 
 def test_the_plan_covers_every_pair_once_head_to_head_and_every_ordered_pair_at_a_larger_table():
@@ -70,3 +70,88 @@ def test_a_competitive_ladder_rates_every_rung(tmp_path):
     assert table["ratings"]["heuristic"]["mu"] > table["ratings"]["random"]["mu"]
     sides = cell["sides"]  # each side's own wins: a shared victory counts for both
     assert [x["rung"] for x in sides] == ["random", "heuristic"] and sum(x["wins"] for x in sides) >= 4
+
+
+def _coop(relay, out, seed, *extra):
+    args = [relay, "--players", "2", "--rungs", "random", "heuristic", "--budgets", "--games", "4"]
+    return main([*args, "--seed", str(seed), "--out", str(out), *extra])
+
+
+def test_kinds_team_plays_each_team_alone_and_no_partners(relay, tmp_path):
+    ladder = _coop(relay, tmp_path, 1, "--kinds", "team")
+    (table,) = ladder["tables"]
+    assert sorted(tuple(c["lineup"]) for c in table["cells"]) == [("heuristic",), ("random",)]
+    with pytest.raises(SystemExit):  # a kind this game never plays leaves nothing to play
+        _coop(relay, tmp_path, 1, "--kinds", "field")
+
+
+def test_a_merge_adds_the_games_of_runs_on_other_seeds(relay, tmp_path, capsys):
+    a = _coop(relay, tmp_path / "a", 1)
+    b = _coop(relay, tmp_path / "b", 2)
+    merged = main([relay, "--merge", str(tmp_path / "a/ladder.json"), str(tmp_path / "b/ladder.json"),
+                   "--out", str(tmp_path / "m")])  # fmt: skip
+    cells = {tuple(c["lineup"]): c for c in merged["tables"][0]["cells"]}
+    for lineup, cell in cells.items():
+        parts = [next(c for c in x["tables"][0]["cells"] if tuple(c["lineup"]) == lineup) for x in (a, b)]
+        assert cell["games"] == sum(p["games"] for p in parts) == 8
+        assert cell["wins"] == sum(p["wins"] for p in parts) and cell["rate"] == cell["wins"] / 8
+    text = (tmp_path / "m/ladder.md").read_text()
+    assert "The games of 2 runs pooled" in text and "seeds from 1, 2" in text
+    # a merged ladder merges again, and its runs keep their seeds
+    c = _coop(relay, tmp_path / "c", 3)
+    again = main([relay, "--merge", str(tmp_path / "m/ladder.json"), str(tmp_path / "c/ladder.json"),
+                  "--out", str(tmp_path / "m2")])  # fmt: skip
+    assert [r["seed"] for r in again["runs"]] == [1, 2, 3] and c["tables"]
+    assert next(x for x in again["tables"][0]["cells"] if x["lineup"] == ["random"])["games"] == 12
+
+
+def test_a_merge_refuses_what_cannot_be_pooled(relay, tmp_path, capsys):
+    _coop(relay, tmp_path / "a", 1)
+    _coop(relay, tmp_path / "b", 1)
+    a, b = str(tmp_path / "a/ladder.json"), str(tmp_path / "b/ladder.json")
+    with pytest.raises(SystemExit):
+        main([relay, "--merge", a, b, "--out", str(tmp_path / "m")])
+    assert "both played the deals of --seed 1 at 2 players" in capsys.readouterr().err
+    data = json.loads(open(b).read())
+    data["seed"] = 2
+    data["rungs"]["random"] = "heuristic"
+    (tmp_path / "b/ladder.json").write_text(json.dumps(data))
+    with pytest.raises(SystemExit):
+        main([relay, "--merge", a, b, "--out", str(tmp_path / "m")])
+    assert "rung 'random' is 'heuristic' there but 'random' in an earlier run" in capsys.readouterr().err
+    data["rungs"]["random"] = "random"
+    data["tables"][0]["cells"][0]["wins"] = 99
+    (tmp_path / "b/ladder.json").write_text(json.dumps(data))
+    with pytest.raises(SystemExit):
+        main([relay, "--merge", a, b, "--out", str(tmp_path / "m")])
+    assert "tables[0].cells[0].wins and games must be integers with 0 <= wins <= games" in capsys.readouterr().err
+    (tmp_path / "b/ladder.json").write_text("{")
+    with pytest.raises(SystemExit):
+        main([relay, "--merge", a, b, "--out", str(tmp_path / "m")])
+    assert "not JSON" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["last_heroes_v0", "--merge", a, a.replace("a/", "c/"), "--out", str(tmp_path / "m")])
+    assert "cannot read it" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()  # nothing written by a refused merge
+
+
+def test_a_competitive_merge_rates_every_game_of_both_runs(tmp_path):
+    args = ["last_heroes_v0", "--players", "2", "--rungs", "random", "heuristic", "--budgets", "--games", "4"]
+    a = main([*args, "--seed", "5", "--out", str(tmp_path / "a")])
+    b = main([*args, "--seed", "6", "--out", str(tmp_path / "b")])
+    merged = main(["last_heroes_v0", "--merge", str(tmp_path / "a/ladder.json"), str(tmp_path / "b/ladder.json"),
+                   "--out", str(tmp_path / "m")])  # fmt: skip
+    (table,) = merged["tables"]
+    assert table["records"] == a["tables"][0]["records"] + b["tables"][0]["records"] and len(table["records"]) == 8
+    assert table["ratings"] == ratings(["random", "heuristic"], table["records"])
+    assert table["ratings"] != a["tables"][0]["ratings"]
+    (cell,) = table["cells"]
+    assert cell["games"] == 8 and [s["games"] for s in cell["sides"]] == [8, 8]
+    # a run kept from before game records were kept still pools; its ratings are not made up
+    old = json.loads((tmp_path / "a/ladder.json").read_text())
+    del old["tables"][0]["records"]
+    (tmp_path / "a/ladder.json").write_text(json.dumps(old))
+    merged = main(["last_heroes_v0", "--merge", str(tmp_path / "a/ladder.json"), str(tmp_path / "b/ladder.json"),
+                   "--out", str(tmp_path / "m")])  # fmt: skip
+    assert merged["tables"][0]["ratings"] is None
+    assert "Ratings: not recomputed" in (tmp_path / "m/ladder.md").read_text()

@@ -24,7 +24,13 @@ the same deals):
   partners (heuristic, network) in the others: the team win rate.
 
 Every rate has a Wilson 95% interval. Matches with a search rung play ``--search-games`` games
-(default ``--games``): search costs its budget at every decision. ``--workers`` plays blocks of
+(default ``--games``): search costs its budget at every decision. ``--kinds team`` plays only the
+matches of those kinds (here each rung's team alone, no partners).
+
+A cell can grow across runs: ``python -m training.ladder GAME --merge A/ladder.json B/ladder.json
+--out DIR`` plays nothing and pools the runs' games (the same match at the same table size adds
+up; ratings are recomputed over every game). Runs to pool must use different ``--seed`` values, so
+that no deal is counted twice; the merge refuses runs that share one at a table size. ``--workers`` plays blocks of
 games (about 24 each, of every match) in parallel processes, so one long search match uses every
 worker; the results do not depend on the number of workers. Writes ``ladder.md``, ``ladder.json`` and
 ``ladder.png`` to ``--out`` (default ``checkpoints/<game>/``), atomically.
@@ -101,11 +107,21 @@ def _relative(path: Path) -> str:
         return str(path)
 
 
+KINDS = ("head_to_head", "field", "team", "beside")
+
+
 def plan(
-    env_id: str, players: Sequence[int], rungs: Sequence[str], games: int, search_games: int, focus: str | None = None
+    env_id: str,
+    players: Sequence[int],
+    rungs: Sequence[str],
+    games: int,
+    search_games: int,
+    focus: str | None = None,
+    kinds: Sequence[str] | None = None,
 ) -> list[Match]:
     """Every match of the ladder (see the module doc); with ``focus``, only those that rung plays in
-    (the row: alone against each other rung, its team alone and beside each partner)."""
+    (the row: alone against each other rung, its team alone and beside each partner); with
+    ``kinds``, only matches of those kinds (e.g. ``team``: every rung's team alone, no partners)."""
     cooperative = envs.game_class(env_id).cooperative
 
     def count(lineup: Sequence[str]) -> int:
@@ -131,6 +147,8 @@ def plan(
             for m in out
             if m.lineup[0] == focus or m.kind == "team" or (m.kind == "head_to_head" and focus in m.lineup)
         ]
+    if kinds is not None:
+        out = [m for m in out if m.kind in kinds]
     return out
 
 
@@ -144,11 +162,14 @@ def run_ladder(
     workers: int = 1,
     focus: str | None = None,
     log=print,
+    kinds: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     rungs = list(specs)
     if focus is not None and focus not in rungs:
         raise ValueError(f"--focus {focus!r} is not a rung; the rungs are {rungs}")
-    matches = plan(env_id, players, rungs, games, search_games, focus)
+    matches = plan(env_id, players, rungs, games, search_games, focus, kinds)
+    if not matches:
+        raise ValueError(f"no match to play: the kinds {list(kinds or KINDS)} leave none at these table sizes")
     # every match at one table size plays the same deals (cooperative: the same deal sequence), so
     # two teams' rates compare on the same games
     setups = [
@@ -179,8 +200,6 @@ def summarise(
     env_id: str, players: Sequence[int], specs: dict[str, str], played: list[dict[str, Any]], seed: int, elapsed: float
 ) -> dict[str, Any]:
     """The ladder's tables from the played matches (rates with Wilson intervals; ratings)."""
-    from openskill.models import PlackettLuce
-
     cooperative = envs.game_class(env_id).cooperative
     tables = []
     for n in players:
@@ -203,21 +222,15 @@ def summarise(
                 cells.append(cell)
         table: dict[str, Any] = {"players": n, "cells": cells}
         if not cooperative:
-            model = PlackettLuce()
-            ratings = {name: model.rating(name=name) for name in specs}
-            for p in here:
-                lineup_names = [a["name"] for a in p["results"]["agents"]]
-                for record in p["results"]["game_records"]:
-                    names = [lineup_names[a] for a in record["seating"]]
-                    if len(set(names)) < 2:
-                        continue
-                    teams = [[ratings[x]] for x in names]
-                    rated = model.rate(teams, ranks=_ranks(record["winners"], record["scores"]))
-                    for seat, x in enumerate(names):  # several seats of one rung: the last update stands
-                        ratings[x] = rated[seat][0]
-            table["ratings"] = {
-                x: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma} for x, r in ratings.items()
-            }
+            # one row a game: the rung in each seat, the winners, the scores (what the ratings read,
+            # kept so that a merge of runs can rate their games together)
+            table["records"] = [
+                [[names[a] for a in record["seating"]], list(record["winners"]), [float(x) for x in record["scores"]]]
+                for p in here
+                for names in [[a["name"] for a in p["results"]["agents"]]]
+                for record in p["results"]["game_records"]
+            ]
+            table["ratings"] = ratings(specs, table["records"])
         tables.append(table)
     return {
         "env_id": env_id,
@@ -230,6 +243,139 @@ def summarise(
         "tables": tables,
         "command": None,
     }
+
+
+def ratings(rungs: Sequence[str], records: Sequence[Sequence[Any]]) -> dict[str, dict[str, float]]:
+    """OpenSkill (Plackett-Luce) ratings of ``rungs`` over game ``records`` (``[rung per seat,
+    winners, scores]``), in order; a game of one rung alone teaches nothing and is passed over."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    rated_so_far = {name: model.rating(name=name) for name in rungs}
+    for names, winners, scores in records:
+        if len(set(names)) < 2:
+            continue
+        teams = [[rated_so_far[x]] for x in names]
+        rated = model.rate(teams, ranks=_ranks(winners, scores))
+        for seat, x in enumerate(names):  # several seats of one rung: the last update stands
+            rated_so_far[x] = rated[seat][0]
+    return {x: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma} for x, r in rated_so_far.items()}
+
+
+def runs_of(ladder: dict[str, Any]) -> list[dict[str, Any]]:
+    """The runs a ladder pools: its own ``runs`` (a merge), else the one run it is."""
+    if "runs" in ladder:
+        return list(ladder["runs"])
+    keys = ("command", "seed", "players", "elapsed_seconds", "created")
+    return [{k: ladder.get(k) for k in keys}]
+
+
+def merge(ladders: Sequence[dict[str, Any]], names: Sequence[str] | None = None) -> dict[str, Any]:
+    """One ladder from the games of several runs of one game (``python -m training.ladder GAME
+    --merge A.json B.json``): the cells of the same match at the same table size add up, so a cell
+    can grow across sessions. A ValueError when the runs cannot be pooled: another game, one rung
+    name for two specs, or two runs that played the same deals (the same ``--seed`` at a table size).
+    Ratings are recomputed over every game when each run kept its game records."""
+    names = list(names or [f"run {i + 1}" for i in range(len(ladders))])
+    if len(ladders) < 2:
+        raise ValueError("a merge needs at least two ladder runs")
+    for name, ladder in zip(names, ladders):
+        _check_ladder(name, ladder)
+    env_id = ladders[0]["env_id"]
+    specs: dict[str, str] = {}
+    for name, ladder in zip(names, ladders):
+        if ladder["env_id"] != env_id:
+            raise ValueError(f"{name} is a ladder of {ladder['env_id']}, not of {env_id}")
+        for rung, spec in ladder["rungs"].items():
+            if specs.setdefault(rung, spec) != spec:
+                raise ValueError(f"{name}: rung {rung!r} is {spec!r} there but {specs[rung]!r} in an earlier run")
+    players = sorted({int(t["players"]) for ladder in ladders for t in ladder["tables"]})
+    seen: dict[tuple[int, int], str] = {}
+    for name, ladder in zip(names, ladders):
+        for run in runs_of(ladder):
+            for n in run["players"]:
+                key = (int(n), int(run["seed"]))
+                if key in seen:
+                    raise ValueError(
+                        f"{name} and {seen[key]} both played the deals of --seed {run['seed']} at {n} players: "
+                        "pool runs on different seeds only (their games would count twice)"
+                    )
+                seen[key] = name
+    tables = []
+    for n in players:
+        parts = [t for ladder in ladders for t in ladder["tables"] if int(t["players"]) == n]
+        pooled: dict[tuple, dict[str, Any]] = {}
+        for t in parts:
+            for cell in t["cells"]:
+                key = (cell["kind"], tuple(cell["lineup"]))
+                pooled[key] = cell if key not in pooled else _pool(pooled[key], cell)
+        table: dict[str, Any] = {"players": n, "cells": list(pooled.values())}
+        if ladders[0]["kind"] == "competitive":
+            if all("records" in t for t in parts):
+                table["records"] = [r for t in parts for r in t["records"]]
+                table["ratings"] = ratings(specs, table["records"])
+            else:
+                table["ratings"] = None  # a run from before the records were kept
+        tables.append(table)
+    runs = [run for ladder in ladders for run in runs_of(ladder)]
+    return {
+        "env_id": env_id,
+        "kind": ladders[0]["kind"],
+        "rungs": specs,
+        "players": players,
+        "seed": runs[0]["seed"],
+        "elapsed_seconds": sum(float(run.get("elapsed_seconds") or 0.0) for run in runs),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "tables": tables,
+        "command": None,
+        "runs": runs,
+    }
+
+
+def _check_ladder(name: str, ladder: Any) -> None:
+    """A ValueError naming what a ladder's JSON lacks for a merge (a damaged or foreign file)."""
+
+    def need(ok: bool, where: str, what: str) -> None:
+        if not ok:
+            raise ValueError(f"{name}: not a ladder's JSON: {where} must be {what}")
+
+    need(isinstance(ladder, dict), "the file", "an object")
+    for key in ("env_id", "kind", "rungs", "players", "tables"):
+        need(key in ladder, key, "present")
+    need(ladder["kind"] in ("competitive", "cooperative"), "kind", '"competitive" or "cooperative"')
+    need(isinstance(ladder["rungs"], dict), "rungs", "an object of rung -> spec")
+    for r, run in enumerate(runs_of(ladder)):
+        need(isinstance(run.get("seed"), int), f"runs[{r}].seed", "an integer")
+        need(isinstance(run.get("players"), list), f"runs[{r}].players", "a list of table sizes")
+    need(isinstance(ladder["tables"], list), "tables", "a list")
+    for t, table in enumerate(ladder["tables"]):
+        need(isinstance(table, dict) and isinstance(table.get("players"), int), f"tables[{t}].players", "an integer")
+        need(isinstance(table.get("cells"), list), f"tables[{t}].cells", "a list")
+        for c, cell in enumerate(table["cells"]):
+            where = f"tables[{t}].cells[{c}]"
+            need(isinstance(cell, dict) and cell.get("kind") in KINDS, f"{where}.kind", f"one of {list(KINDS)}")
+            need(isinstance(cell.get("lineup"), list), f"{where}.lineup", "a list of rungs")
+            wins, games = cell.get("wins"), cell.get("games")
+            ok = isinstance(wins, int) and isinstance(games, int) and 0 <= wins <= games and games > 0
+            need(ok, f"{where}.wins and games", "integers with 0 <= wins <= games, games > 0")
+
+
+def _pool(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Two cells of one match as one: wins and games add, shares weighted by games."""
+    out = _cell(a, a["wins"] + b["wins"], a["games"] + b["games"])
+    if "win_share" in a:
+        out["win_share"] = (a["win_share"] * a["games"] + b["win_share"] * b["games"]) / out["games"]
+    if "sides" in a:
+        out["sides"] = [
+            {
+                "rung": x["rung"],
+                "wins": x["wins"] + y["wins"],
+                "games": x["games"] + y["games"],
+                "win_share": (x["win_share"] * x["games"] + y["win_share"] * y["games"]) / (x["games"] + y["games"]),
+            }
+            for x, y in zip(a["sides"], b["sides"])
+        ]
+    return out
 
 
 def _cell(match: dict[str, Any], wins: int, games: int) -> dict[str, Any]:
@@ -254,12 +400,16 @@ def _rate(cell: dict[str, Any] | None) -> str:
 def markdown(ladder: dict[str, Any]) -> str:
     rungs = list(ladder["rungs"])
     lines = [f"# Skill ladder: {ladder['env_id']}", ""]
-    if ladder.get("command"):
+    runs = runs_of(ladder)
+    if "runs" in ladder:
+        lines += [f"The games of {len(runs)} runs pooled (`python -m training.ladder --merge`):", ""]
+        lines += [f"- `{r['command']}` in {float(r.get('elapsed_seconds') or 0) / 60:.0f} minutes" for r in runs]
+        lines.append("")
+    elif ladder.get("command"):
         lines += [f"Made with `{ladder['command']}` in {ladder['elapsed_seconds'] / 60:.0f} minutes.", ""]
     lines += ["| Rung | Spec |", "|---|---|"] + [f"| {r} | `{s}` |" for r, s in ladder["rungs"].items()] + [""]
-    lines.append(
-        f"Rates with Wilson 95% intervals and the number of games, seat-balanced, seeds from {ladder['seed']}."
-    )
+    seeds = ", ".join(str(r["seed"]) for r in runs)
+    lines.append(f"Rates with Wilson 95% intervals and the number of games, seat-balanced, seeds from {seeds}.")
     for table in ladder["tables"]:
         n = table["players"]
         cells = table["cells"]
@@ -296,9 +446,12 @@ def markdown(ladder: dict[str, Any]) -> str:
                     cell = _find(cells, "field", (a, b))
                     row.append("-" if cell is None else f"{cell['win_share']:.0%} ({cell['games']})")
             lines.append(f"| {a} | " + " | ".join(row) + " |")
-        ratings = sorted(table["ratings"].items(), key=lambda kv: -kv[1]["ordinal"])
+        if table.get("ratings") is None:
+            lines += ["", "Ratings: not recomputed (a pooled run kept no game records)."]
+            continue
+        rated = sorted(table["ratings"].items(), key=lambda kv: -kv[1]["ordinal"])
         lines += ["", "| Rung | OpenSkill mu | sigma | mu - 3 sigma |", "|---|---:|---:|---:|"]
-        lines += [f"| {r} | {x['mu']:.1f} | {x['sigma']:.1f} | {x['ordinal']:.1f} |" for r, x in ratings]
+        lines += [f"| {r} | {x['mu']:.1f} | {x['sigma']:.1f} | {x['ordinal']:.1f} |" for r, x in rated]
     return "\n".join(lines) + "\n"
 
 
@@ -331,14 +484,15 @@ def plot(ladder: dict[str, Any], path: str | os.PathLike) -> None:
             err = np.array([[c["rate"] - c["ci95"][0], c["ci95"][1] - c["rate"]] for c in cells]).T
             ax.bar(np.arange(len(rungs)) + t * width, ys, width, yerr=err, label=f"{table['players']}p", capsize=2)
             ax.set_ylabel("team win rate alone")
-        else:
+        elif table.get("ratings") is not None:
             ys = [table["ratings"][r]["mu"] for r in rungs]
             err = [3 * table["ratings"][r]["sigma"] for r in rungs]
             ax.bar(np.arange(len(rungs)) + t * width, ys, width, yerr=err, label=f"{table['players']}p", capsize=2)
             ax.set_ylabel("OpenSkill mu (+-3 sigma)")
     ax.set_xticks(np.arange(len(rungs)) + width * (len(ladder["tables"]) - 1) / 2, rungs)
     ax.set_title(f"{ladder['env_id']}: skill ladder")
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:  # a pooled run without game records has no ratings to draw
+        ax.legend()
     fig.tight_layout()
     tmp = Path(path).with_suffix(".tmp.png")
     fig.savefig(tmp, dpi=110)
@@ -360,7 +514,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=60000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--focus", default=None, help="only the matches of this rung (its row of the ladder)")
+    parser.add_argument(
+        "--kinds", nargs="+", choices=KINDS, default=None, help="only matches of these kinds (e.g. team: no partners)"
+    )
     parser.add_argument("--out", default=None, help="folder (default: checkpoints/<game>/)")
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        default=None,
+        metavar="LADDER.json",
+        help="play nothing: pool the games of these runs' ladder.json files (different seeds) into --out",
+    )
     return parser
 
 
@@ -369,6 +533,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    out = Path(args.out) if args.out else Path("checkpoints") / game_name(args.env_id)
+    if args.merge is not None:
+        try:
+            ladder = merge([_read_ladder(path) for path in args.merge], args.merge)
+        except ValueError as e:
+            parser.error(str(e))
+        if ladder["env_id"] != args.env_id:
+            parser.error(f"the runs are ladders of {ladder['env_id']}, not of {args.env_id}")
+        return _write(ladder, out)
     game_cls = envs.game_class(args.env_id)
     players = args.players or [game_cls.min_players]
     for n in players:
@@ -386,11 +559,36 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             raise ValueError(f"--focus {args.focus!r} is not a rung; the rungs are {list(specs)}")
     except ValueError as e:
         parser.error(str(e))
+    if args.kinds is not None and not plan(args.env_id, players, list(specs), 1, 1, args.focus, args.kinds):
+        parser.error(f"--kinds {' '.join(args.kinds)} leaves no match of {args.env_id} at these table sizes")
     ladder = run_ladder(
-        args.env_id, players, specs, args.games, args.search_games or args.games, args.seed, args.workers, args.focus
+        args.env_id,
+        players,
+        specs,
+        args.games,
+        args.search_games or args.games,
+        args.seed,
+        args.workers,
+        args.focus,
+        kinds=args.kinds,
     )
     ladder["command"] = "python -m training.ladder " + " ".join(argv if argv is not None else sys.argv[1:])
-    out = Path(args.out) if args.out else Path("checkpoints") / game_name(args.env_id)
+    return _write(ladder, out)
+
+
+def _read_ladder(path: str) -> dict[str, Any]:
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read it ({e.strerror or e})") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: not a ladder's JSON (a {type(data).__name__}, not an object)")
+    return data
+
+
+def _write(ladder: dict[str, Any], out: Path) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "ladder.json", json.dumps(ladder, indent=1))
     text = markdown(ladder)
