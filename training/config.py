@@ -201,6 +201,15 @@ class PretrainConfig:
         "sims=64,temperature=1,noise=0.25",
         "the search of each round: keys of a search: spec (training.runtime.search) but prior, which is the network",
     )
+    exit_target: str = setting(
+        "visits",
+        "the policy target of each search decision: its visit shares, or the prior improved by its values "
+        "(improved: Gumbel MuZero's completed-Q target, SearchResult.improved_policy)",
+        choices=("visits", "improved"),
+    )
+    exit_target_scale: float = setting(
+        0.1, "c_scale of the improved target: how far the search's values move the prior", gt=0, le=10
+    )
     exit_epochs: int = setting(3, "passes over the kept search data in each expert-iteration refit", ge=1)
     exit_window: int = setting(2, "expert-iteration rounds whose search data each refit uses (the latest)", ge=1)
     workers: int = setting(1, "processes that play the teacher's and the search's games (2 cores here)", ge=1)

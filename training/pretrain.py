@@ -39,6 +39,10 @@ from training.runtime.policies import load_policy, seat_actor
 from training.single_agent import resolve_player_counts
 
 
+#: what a search teacher's soft targets are (``collect_teacher_data(target=...)``)
+TARGETS = ("visits", "improved")
+
+
 @dataclass
 class TeacherData:
     observations: np.ndarray  # float32 [N, obs]
@@ -142,6 +146,8 @@ def collect_teacher_data(
     student: Any = None,
     stats: dict[str, float] | None = None,
     workers: int = 1,
+    target: str = "visits",
+    target_scale: float = 0.1,
 ) -> TeacherData:
     """The teacher's decisions over ``games`` games where it holds every seat; with several
     ``player_counts`` the games cycle through them (a repeated count gets more games).
@@ -149,10 +155,17 @@ def collect_teacher_data(
     With a ``student`` policy the student plays every seat instead and the teacher only labels
     (DAgger). ``stats``, when given, receives ``agreement`` (how often the move played was the
     teacher's) and ``mean_result`` (the seats' mean final reward). A teacher that searches
-    (``analyse``) also gives its visit shares (``targets``). ``workers > 1`` plays the games in
-    that many processes (without a student), each its share of the games on its own seeds."""
+    (``analyse``) also gives soft targets (``targets``): its visit shares (``target="visits"``), or
+    the prior improved by its values (``"improved"``, ``SearchResult.improved_policy`` with
+    ``c_scale=target_scale``); ``stats`` then also gets ``prior_agreement``, how often the prior's
+    favourite was the search's choice. ``workers > 1`` plays the games in that many processes
+    (without a student), each its share of the games on its own seeds."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {list(TARGETS)}, got {target!r}")
     if workers > 1 and student is None and games > 1:
-        return _collect_in_processes(env_id, env_options, teacher, games, seed, player_counts, stats, workers)
+        return _collect_in_processes(
+            env_id, env_options, teacher, games, seed, player_counts, stats, workers, target, target_scale
+        )
     game_cls = envs.game_class(env_id)
     driver, options = split_options(game_cls, dict(env_options))
     skip_forced = driver["auto_skip_forced"]
@@ -165,7 +178,7 @@ def collect_teacher_data(
     shares = _Rows() if searches else None
     obs, masks, actions, seats, game_of, potentials = _Rows(), [], [], [], [], []
     results: list[list[float]] = []
-    agreed = 0
+    agreed = prior_agreed = searched = 0
     rng = np.random.default_rng(seed)
     for g in range(games):
         game = tables[counts[g % len(counts)]]
@@ -186,7 +199,10 @@ def collect_teacher_data(
             elif searches:
                 result = policy.analyse(state)
                 action = result.action
-                shares.append(result.shares.astype(np.float32))
+                soft = result.shares if target == "visits" else result.improved_policy(c_scale=target_scale)
+                shares.append(soft.astype(np.float32))
+                searched += 1
+                prior_agreed += int(result.legal[np.argmax(result.prior[result.legal])]) == action
             else:
                 action = int(actors[seat].act(observation, mask, state))
             played = action if student is None or state.num_legal() == 1 else student.act(observation, mask, state)
@@ -203,6 +219,8 @@ def collect_teacher_data(
     if stats is not None:
         stats["agreement"] = agreed / max(len(actions), 1)
         stats["mean_result"] = float(np.mean([r for game_results in results for r in game_results]))
+        if searches:
+            stats["prior_agreement"] = prior_agreed / max(searched, 1)
     observations = obs.take(next(iter(tables.values())).observation_size)
     num_actions = next(iter(tables.values())).num_actions
     targets = shares.take(num_actions) if searches else None
@@ -217,15 +235,19 @@ def collect_teacher_data(
 
 
 def _collect_share(job: tuple) -> tuple[TeacherData, dict[str, float]]:
-    env_id, env_options, teacher, games, seed, player_counts, registry = job
+    env_id, env_options, teacher, games, seed, player_counts, registry, target, target_scale = job
     for registered, module in registry.items():  # a game registered in the parent is known here too
         envs.register(registered, module)
     stats: dict[str, float] = {}
-    data = collect_teacher_data(env_id, env_options, teacher, games, seed, player_counts, stats=stats)
+    data = collect_teacher_data(
+        env_id, env_options, teacher, games, seed, player_counts, stats=stats, target=target, target_scale=target_scale
+    )
     return data, stats
 
 
-def _collect_in_processes(env_id, env_options, teacher, games, seed, player_counts, stats, workers) -> TeacherData:
+def _collect_in_processes(
+    env_id, env_options, teacher, games, seed, player_counts, stats, workers, target="visits", target_scale=0.1
+) -> TeacherData:
     """``collect_teacher_data`` split over ``workers`` spawned processes (each a share of the games,
     on seeds of its own); the shares are joined in worker order, so the data depend on the seed alone."""
     import multiprocessing
@@ -235,7 +257,10 @@ def _collect_in_processes(env_id, env_options, teacher, games, seed, player_coun
     sizes = [games // workers + (i < games % workers) for i in range(workers)]
     seeds = np.random.SeedSequence(seed).generate_state(workers).tolist()
     counts = list(player_counts) if player_counts else None
-    jobs = [(env_id, dict(env_options), teacher, g, int(s), counts, envs.registry()) for g, s in zip(sizes, seeds)]
+    jobs = [
+        (env_id, dict(env_options), teacher, g, int(s), counts, envs.registry(), target, target_scale)
+        for g, s in zip(sizes, seeds)
+    ]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(pool.map(_collect_share, jobs))
     data = parts[0][0]
@@ -243,8 +268,9 @@ def _collect_in_processes(env_id, env_options, teacher, games, seed, player_coun
         data = data + part
     if stats is not None:
         weights = np.array([len(p) for p, _ in parts], float)
-        for key in ("agreement", "mean_result"):
-            stats[key] = float(np.average([s[key] for _, s in parts], weights=weights))
+        for key in ("agreement", "mean_result", "prior_agreement"):
+            if all(key in s for _, s in parts):
+                stats[key] = float(np.average([s[key] for _, s in parts], weights=weights))
     return data
 
 

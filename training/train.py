@@ -399,6 +399,8 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
             student=student,
             stats=stats,
             workers=p.workers,
+            target=p.exit_target,
+            target_scale=p.exit_target_scale,
         )
 
     def fit(data, round_: int, epochs: int | None = None) -> dict[str, float]:
@@ -458,10 +460,12 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
         for part in window[1:]:
             data = data + part
         row = {"round": r, "teacher": teacher, "samples": len(data), "search_mean_result": stats["mean_result"]}
+        row["prior_agreement"] = stats.get("prior_agreement")  # the network's favourite was the search's move
         row["collect_seconds"] = time.time() - began
         row.update(fit(data, r, p.exit_epochs))
         print(
-            f"expert iteration {r}: {len(window[-1])} search decisions in {row['collect_seconds']:.0f} s, "
+            f"expert iteration {r}: {len(window[-1])} search decisions in {row['collect_seconds']:.0f} s "
+            f"(the network's favourite was the search's move on {stats.get('prior_agreement', 0):.1%}), "
             f"refit on {len(data)}: accuracy {row['accuracy']:.3f}",
             file=sys.stderr,
         )

@@ -162,6 +162,38 @@ def test_a_search_teacher_labels_its_visit_shares_and_the_fit_follows_them():
     assert mixed.targets.shape[0] == len(mixed) and np.allclose(mixed.targets.sum(1), 1.0)
 
 
+def test_an_improved_target_moves_the_prior_towards_what_the_search_valued():
+    from training.runtime.search import SearchResult
+
+    legal = np.array([0, 2, 3])
+    prior = np.array([0.6, 0.0, 0.3, 0.1])
+    visits = np.array([6.0, 0.0, 4.0, 0.0])
+    q = np.array([-0.5, 0.0, 0.5, 0.0])  # the favourite lost, the second choice won, the third unvisited
+    result = SearchResult(0, visits, q, prior, 11, 0.0, legal, root_value=0.0)
+    p = result.improved_policy(c_scale=0.1)
+    assert np.isclose(p.sum(), 1.0) and p[1] == 0.0  # a distribution over the legal actions
+    assert p[2] > prior[2] and p[0] < prior[0] and p[2] > p[0]  # weight moves to the better action
+    assert np.allclose(result.improved_policy(c_scale=1e-9), prior)  # no scale: the prior itself
+    assert p[3] / p[0] > prior[3] / prior[0]  # unvisited: the mean Q of the visited, above the favourite's
+    assert np.argmax(result.improved_policy(c_scale=10.0)) == 2
+    unsearched = SearchResult(0, np.zeros(4), np.zeros(4), prior, 0, 0.0, legal)
+    assert np.allclose(unsearched.improved_policy(), prior)
+
+
+def test_a_search_teacher_labels_improved_targets_on_request():
+    spec = "search:prior=checkpoints/last_heroes/last_heroes.json,sims=16"
+    options = {"num_players": 2}
+    stats: dict[str, float] = {}
+    visits = collect_teacher_data("last_heroes_v0", options, spec, 1, seed=3)
+    improved = collect_teacher_data("last_heroes_v0", options, spec, 1, seed=3, target="improved", stats=stats)
+    assert np.array_equal(visits.actions, improved.actions)  # the same games: only the labels differ
+    assert np.allclose(improved.targets.sum(1), 1.0) and not (improved.targets[~improved.masks] > 0).any()
+    assert not np.allclose(improved.targets, visits.targets)
+    assert 0.0 < stats["prior_agreement"] <= 1.0
+    with pytest.raises(ValueError, match="target must be one of"):
+        collect_teacher_data("last_heroes_v0", options, spec, 1, target="q")
+
+
 def test_expert_iteration_rounds_search_with_the_network_they_refit(tmp_path):
     import json
 
@@ -210,6 +242,8 @@ EXIT = ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1"]
             "sims='0' is out of range",
         ),
         (["pretrain.teacher=search:sims=-1"], "pretrain.teacher: search spec"),
+        ([*EXIT, "pretrain.exit_target=q"], "exit_target"),
+        ([*EXIT, "pretrain.exit_target_scale=0"], "exit_target_scale"),
     ],
 )
 def test_expert_iteration_settings_are_checked(setting, says):

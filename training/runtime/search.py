@@ -219,12 +219,39 @@ class SearchResult:
     simulations: int
     cpu_seconds: float
     legal: np.ndarray = field(repr=False)
+    #: the decider's value of the root by its first evaluation (the value head or one playout)
+    root_value: float = 0.0
 
     @property
     def shares(self) -> np.ndarray:
         """Visit shares over all actions (what expert iteration fits the policy to)."""
         total = self.visits.sum()
         return self.visits / total if total > 0 else self.visits
+
+    def improved_policy(self, c_visit: float = 50.0, c_scale: float = 0.1) -> np.ndarray:
+        """The prior improved by the search's values (Gumbel MuZero's target, Danihelka et al. 2022):
+        ``softmax(log P(a) + (c_visit + max N) * c_scale * q(a))`` over the legal actions, ``q`` the
+        completed Q (an unvisited action takes the prior-weighted mean of the visited ones' Q, mixed
+        with the root's value) on a [0, 1] scale. Unlike visit shares, which follow the prior until
+        the visits are many, it moves weight to every action the search found better."""
+        legal = self.legal
+        out = np.zeros(self.visits.shape[0])
+        prior = self.prior[legal].astype(np.float64)
+        prior = prior / prior.sum() if prior.sum() > 0 else np.full(len(legal), 1.0 / len(legal))
+        n, q = self.visits[legal], self.q[legal]
+        visited = n > 0
+        if not visited.any():
+            out[legal] = prior
+            return out
+        weight = prior[visited].sum()
+        mean_q = (prior[visited] * q[visited]).sum() / weight if weight > 0 else q[visited].mean()
+        total = n.sum()
+        v_mix = (self.root_value + total * mean_q) / (1.0 + total)
+        completed = np.where(visited, q, v_mix)
+        logits = np.log(np.maximum(prior, 1e-12)) + (c_visit + n.max()) * c_scale * (completed + 1.0) / 2.0
+        p = np.exp(logits - logits.max())
+        out[legal] = p / p.sum()
+        return out
 
     @property
     def value(self) -> float:
@@ -337,7 +364,7 @@ class SearchPolicy:
         q = np.where(visits > 0, value_sum / np.maximum(visits, 1.0), 0.0)
         prior = np.asarray(root.prior)
         action = self._choose(visits, prior, legal)
-        result = SearchResult(action, visits, q, prior, sims, time.process_time() - start, legal)
+        result = SearchResult(action, visits, q, prior, sims, time.process_time() - start, legal, root.first_value)
         self.last_result = result
         return result
 
