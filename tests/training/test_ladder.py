@@ -33,6 +33,9 @@ def test_rungs_are_checked():
         rung_specs("last_heroes_v0", [], [], ["x=search:sims=0"])
     with pytest.raises(ValueError, match="search budget"):
         rung_specs("last_heroes_v0", [], [0], [])
+    assert rung_specs("last_heroes_v0", [], [], [], [300]) == {"search-300sims": "search:prior=shipped,sims=300"}
+    with pytest.raises(ValueError, match="search budget in simulations"):
+        rung_specs("last_heroes_v0", [], [], [], [0])
 
 
 def test_a_cooperative_ladder_writes_its_tables(relay, tmp_path):

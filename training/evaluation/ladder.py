@@ -3,7 +3,8 @@
     python -m training.ladder last_heroes_v0 --players 2 3 --budgets 0.1 1 --games 100 --search-games 40
     python -m training.ladder last_bastion_v0 --players 1 2 3 4 --budgets 0.1 --games 200 --workers 2
 
-Rungs (``--rungs``, plus one ``search`` rung per ``--budgets`` value and any ``--extra NAME=SPEC``):
+Rungs (``--rungs``, plus one ``search`` rung per ``--budgets`` and ``--sims`` value and any
+``--extra NAME=SPEC``):
 
 | Rung | Spec |
 |---|---|
@@ -11,6 +12,7 @@ Rungs (``--rungs``, plus one ``search`` rung per ``--budgets`` value and any ``-
 | `heuristic` | `heuristic` |
 | `network` | the shipped checkpoint (`checkpoints/<game>/<game>.json`) |
 | `search-<B>s` | `search:prior=shipped,seconds=<B>`: PUCT over resampled worlds, the network as prior and value |
+| `search-<N>sims` | `search:prior=shipped,sims=<N>` (``--sims N``): the same on a budget of simulations, which plays the same on any machine and may pool across runs; it stops once the move is settled |
 
 Every match is a seat-balanced ``training.evaluation.tournament`` tournament on seeds from ``--seed``
 (default 60000, apart from training's and the releases' seeds; every match at one table size plays
@@ -69,7 +71,9 @@ class Match:
     games: int
 
 
-def rung_specs(env_id: str, rungs: Sequence[str], budgets: Sequence[float], extra: Sequence[str]) -> dict[str, str]:
+def rung_specs(
+    env_id: str, rungs: Sequence[str], budgets: Sequence[float], extra: Sequence[str], sims: Sequence[int] = ()
+) -> dict[str, str]:
     """Rung name -> policy spec, in ladder order; a ValueError for an unknown rung or a bad spec."""
     shipped = shipped_checkpoint(env_id)
     specs: dict[str, str] = {}
@@ -88,6 +92,12 @@ def rung_specs(env_id: str, rungs: Sequence[str], budgets: Sequence[float], extr
         if shipped is None:
             raise ValueError(f"{env_id} has no shipped network to guide the search")
         specs[f"search-{budget:g}s"] = f"search:prior=shipped,seconds={budget:g}"
+    for count in sims:
+        if not 1 <= count <= 100_000:
+            raise ValueError(f"a search budget in simulations is an integer in [1, 100000], got {count!r}")
+        if shipped is None:
+            raise ValueError(f"{env_id} has no shipped network to guide the search")
+        specs[f"search-{count}sims"] = f"search:prior=shipped,sims={count}"
     for item in extra:
         name, sep, spec = item.partition("=")
         if not sep or not name or not spec:
@@ -508,6 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, nargs="+", default=None, help="table sizes (default: smallest)")
     parser.add_argument("--rungs", nargs="+", default=list(BASE_RUNGS), help=f"from {list(BASE_RUNGS)}")
     parser.add_argument("--budgets", type=float, nargs="*", default=[0.1, 1.0], help="search CPU-seconds a decision")
+    parser.add_argument("--sims", type=int, nargs="*", default=[], help="search budgets in simulations a decision")
     parser.add_argument("--extra", nargs="*", default=[], metavar="NAME=SPEC", help="more rungs by policy spec")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--search-games", type=int, default=None)
@@ -554,7 +565,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if value is not None and value < 1:
             parser.error(f"--{key.replace('_', '-')} must be >= 1, got {value}")
     try:
-        specs = rung_specs(args.env_id, args.rungs, args.budgets, args.extra)
+        specs = rung_specs(args.env_id, args.rungs, args.budgets, args.extra, args.sims)
         if args.focus is not None and args.focus not in specs:
             raise ValueError(f"--focus {args.focus!r} is not a rung; the rungs are {list(specs)}")
     except ValueError as e:

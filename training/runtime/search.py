@@ -23,7 +23,10 @@ estimates the result minus the weighted potential, so the leaf adds ``coef * sha
 back. Values are on the ``win_loss`` scale: +1 for a winner (the whole team in a cooperative
 game), -1 otherwise, 0 for a truncated game with no winner. The decision is the most visited
 root action (ties: the higher prior), or with ``temperature > 0`` a draw from the visit counts to
-the power ``1/temperature``.
+the power ``1/temperature``. When it only has to move (``act``, temperature 0, a budget of ``sims``)
+it stops as soon as the most visited action leads by more than the simulations left: the move is
+the one the whole budget would pick, for less CPU (``analyse`` always spends the budget, for the
+visit shares).
 
 The spec's keys (``python -m training.runtime.search --help`` prints this table too):
 
@@ -260,6 +263,19 @@ class SearchResult:
         return float((self.visits * self.q).sum() / total) if total > 0 else 0.0
 
 
+def _decided(visits: list[float], legal: list[int], remaining: int) -> bool:
+    """True when the most visited of ``legal`` leads every other by more than ``remaining`` visits,
+    so no further simulations could change the most visited action (nor make a tie)."""
+    first = second = -1.0
+    for a in legal:
+        n = visits[a]
+        if n > first:
+            first, second = n, first
+        elif n > second:
+            second = n
+    return first - second > remaining
+
+
 def outcome_values(state: State) -> np.ndarray:
     """Every seat's value of a finished game on the win_loss scale (+1 winner, -1 otherwise;
     0 for everyone when a truncated game names no winner)."""
@@ -325,7 +341,8 @@ class SearchPolicy:
     def act(self, observation: Any, action_mask: np.ndarray, state: State | None = None) -> int:
         if state is None:
             raise ValueError("the search policy needs the rules state: call act(observation, mask, state)")
-        return self.analyse(state).action
+        with _one_blas_thread():
+            return self._analyse(state, decide_only=True).action
 
     # -- the search ------------------------------------------------------------------------
     def analyse(self, state: State) -> SearchResult:
@@ -333,7 +350,10 @@ class SearchPolicy:
         with _one_blas_thread():
             return self._analyse(state)
 
-    def _analyse(self, state: State) -> SearchResult:
+    def _analyse(self, state: State, decide_only: bool = False) -> SearchResult:
+        """``decide_only``: only the move matters (not the visit shares), so a search on a budget of
+        simulations stops once no simulation left could change the most visited action: the same
+        move, for less CPU."""
         if state.is_over():
             raise ValueError("the game is over: there is no decision to search")
         cfg = self.config
@@ -350,6 +370,8 @@ class SearchPolicy:
         root: Node | None = None
         sims = 0
         deadline = start + cfg.seconds if cfg.seconds is not None else None
+        stop_early = decide_only and deadline is None and cfg.temperature == 0
+        legal_list = legal.tolist()
         while True:
             root = self._simulate(state, seat, root)
             sims += 1
@@ -357,6 +379,8 @@ class SearchPolicy:
                 if time.process_time() >= deadline:
                     break
             elif sims >= cfg.sims:
+                break
+            elif stop_early and _decided(root.visits, legal_list, cfg.sims - sims):
                 break
         visits = np.zeros(num_actions)
         visits[legal] = np.asarray(root.visits)[legal]
