@@ -219,6 +219,8 @@ def play_random_game(game: Game, seed: int, check: bool = True) -> State:
     totals = [0.0] * n
     limit = game.max_game_length()
     steps = 0
+    weight = type(game).shaping_weight(game.options)
+    start = np.asarray(state.shaping_potentials(), float) if weight else 0.0
     while not state.is_over():
         where = _where(game, seed, steps)
         mask = state.legal_mask()
@@ -238,13 +240,23 @@ def play_random_game(game: Game, seed: int, check: bool = True) -> State:
             totals[i] += rewards[i]
         steps += 1
         assert steps <= limit, f"{game.env_id}, seed {seed}: more than max_game_length() = {limit} decisions"
+        if check and weight and not state.is_over():  # the shaping so far is w * (Phi(s) - Phi(start))
+            paid = weight * (np.asarray(state.shaping_potentials(), float) - start)
+            assert np.allclose(totals, paid), f"{where}: shaped rewards {totals} but w * (Phi(s) - Phi(start)) = {paid}"
     if check:
         where = _where(game, seed, steps)
         assert not state.legal_mask().any(), f"{where}: legal actions after the end"
         assert not any(state.is_legal(a) for a in range(game.num_actions)), f"{where}: is_legal() after the end"
         check_outcome(state, where)
-        if float(game.options.get("shaping_coef", 0.0) or 0.0) == 0.0:
-            assert np.allclose(totals, state.returns()), f"{where}: rewards sum to {totals}, returns {state.returns()}"
+        # the rewards sum to the result plus what the shaping paid (Game.shaping_weight)
+        want = np.asarray(state.returns(), float)
+        if weight:
+            end = np.asarray(state.shaping_potentials(), float)
+            assert (abs(weight * end) <= abs(weight) * type(game).shaping_bound + 1e-9).all(), (
+                f"{where}: Phi(end) = {end.tolist()} is past the game's shaping_bound {type(game).shaping_bound}"
+            )
+            want = want + weight * (end - start)
+        assert np.allclose(totals, want), f"{where}: rewards sum to {totals}, want {want.tolist()}"
     return state
 
 

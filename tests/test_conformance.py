@@ -33,6 +33,31 @@ def test_random_games(env_id, n, options):
     kit.check_random_games(envs.game_class(env_id), n, games=4, **options)
 
 
+#: options that turn each game's reward shaping on (Game.shaping_weight > 0)
+SHAPED = {"last_heroes_v0": {"shaping_coef": 1.0}, "last_bastion_v0": {"reward_scheme": "shaped"}}
+
+
+def test_every_game_with_shaping_is_checked_with_it_on():
+    shaped = {e for e in envs.ENV_IDS if envs.game_class(e).shaping_option is not None}
+    assert shaped == set(SHAPED)
+    assert all(envs.game_class(e).shaping_weight(o) > 0 for e, o in SHAPED.items())
+
+
+def test_the_kit_catches_a_potential_that_is_not_what_the_shaping_paid(monkeypatch):
+    from envs.last_bastion.state import LastBastionState
+
+    monkeypatch.setattr(LastBastionState, "shaping_potentials", lambda self: [0.0] * self.n)
+    with pytest.raises(AssertionError, match="shaped rewards"):
+        kit.check_random_games(envs.game_class("last_bastion_v0"), 2, games=3, **SHAPED["last_bastion_v0"])
+
+
+@pytest.mark.parametrize("env_id", sorted(SHAPED))
+def test_shaped_rewards_sum_to_the_result_plus_the_weighted_potential(env_id):
+    game_cls = envs.game_class(env_id)
+    for n in (game_cls.min_players, game_cls.max_players):
+        kit.check_random_games(game_cls, n, games=3, **SHAPED[env_id])
+
+
 @pytest.mark.parametrize("env_id, n, options", CASES)
 def test_round_trips(env_id, n, options):
     kit.check_round_trips(envs.game_class(env_id), n, games=2, points=2, **options)

@@ -4,9 +4,9 @@ The teacher plays every seat of ``games`` games; each decision it takes (forced 
 the env skips them) becomes a sample ``(observation, mask, action, final result of that seat)``.
 The PPO network is then fitted to it: cross-entropy of the masked action logits on the teacher's
 action, plus ``value_coef`` times the squared error of the value head on the seat's return-to-go:
-its result, minus its weighted shaping potential at the decision when the game shapes the reward
-(the env's rewards from there on sum to that, and it is what PPO's value head estimates and what the
-search adds the potential back to; fitting the bare result would count the potential twice). PPO
+its result plus ``w * (Phi(end) - Phi(s))`` when the game shapes the reward (``Game.shaping_weight``:
+the env's rewards from there on sum to that, it is what PPO's value head estimates, and what the
+search adds ``w * Phi`` back to; fitting the bare result would count the shaping twice). PPO
 then improves on the clone instead of starting from uniform play.
 
 A clone that agrees with its teacher on most of the teacher's decisions can still lose far more
@@ -50,9 +50,9 @@ class TeacherData:
     actions: np.ndarray  # int64 [N]
     results: np.ndarray  # float32 [N], the deciding seat's final reward
     targets: np.ndarray | None = None  # float32 [N, actions]: a search teacher's visit shares
-    #: float32 [N]: the weighted shaping potential of the decider at the decision (zeros without
-    #: shaping). The env's rewards from a decision on sum to the result minus it (the potential is 0
-    #: at the end), which is what a value head trained on those rewards estimates
+    #: float32 [N]: ``w * (Phi(s) - Phi(end))`` for the decider (``Game.shaping_weight``; zeros
+    #: without shaping). The env's rewards from a decision on sum to the result minus it (a
+    #: potential-based Phi is 0 at the end), which is what a value head trained on them estimates
     potentials: np.ndarray | None = None
 
     @property
@@ -171,13 +171,13 @@ def collect_teacher_data(
     skip_forced = driver["auto_skip_forced"]
     counts = resolve_player_counts(game_cls, options, player_counts)
     tables = {n: game_cls(**{**options, "num_players": n}) for n in set(counts)}
-    shaping = game_cls.shaping_option
-    coef = float(next(iter(tables.values())).options.get(shaping, 0.0) or 0.0) if shaping else 0.0
+    coef = game_cls.shaping_weight(next(iter(tables.values())).options)
     policy = load_policy(teacher, env_id, seed=seed)
     searches = hasattr(policy, "analyse")
     shares = _Rows() if searches else None
     obs, masks, actions, seats, game_of, potentials = _Rows(), [], [], [], [], []
     results: list[list[float]] = []
+    ends: list[list[float] | None] = []  # Phi at each game's end
     agreed = prior_agreed = searched = 0
     rng = np.random.default_rng(seed)
     for g in range(games):
@@ -215,7 +215,10 @@ def collect_teacher_data(
             potentials.append(coef * state.shaping_potentials()[seat] if coef else 0.0)
             state.apply(played)
         results.append(list(state.returns()))
+        ends.append(list(state.shaping_potentials()) if coef else None)
     result = np.array([results[g][s] for g, s in zip(game_of, seats)], np.float32)
+    if coef:  # w * (Phi(s) - Phi(end)): the rewards from s on sum to the result minus it
+        potentials = [p - coef * ends[g][s] for p, g, s in zip(potentials, game_of, seats)]
     if stats is not None:
         stats["agreement"] = agreed / max(len(actions), 1)
         stats["mean_result"] = float(np.mean([r for game_results in results for r in game_results]))

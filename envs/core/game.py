@@ -110,13 +110,27 @@ class Game(ABC):
     #: every reason ``State.outcome()`` can give, in words: their order fixes the codes of the
     #: driver's ``end_reason`` info (after the generic ones, ``envs.core.aec.GENERIC_END_REASONS``)
     end_reasons: ClassVar[tuple[str, ...]] = ()
-    #: the option that weighs the game's potential-based reward shaping (its states then offer
-    #: ``shaping_potentials()``), or None: a value trained with shaping is the result minus the
-    #: weighted potential, and a search adds it back (training.runtime.search)
+    #: the option that weighs the game's reward shaping (its states then offer
+    #: ``shaping_potentials()``), or None; see :meth:`shaping_weight`
     shaping_option: ClassVar[str | None] = None
+    #: the largest ``|Phi|`` a game's ``shaping_potentials()`` can reach at its end, weight 1 (0 for
+    #: a potential that vanishes there): how far past +-1 a shaped value may lie
+    shaping_bound: ClassVar[float] = 0.0
     #: option values a trainer takes unless its config sets them: variants that train better or
     #: faster and leave the game the same (a denser shaped reward, a compiled engine)
     training_options: ClassVar[Mapping[str, Any]] = {}
+
+    @classmethod
+    def shaping_weight(cls, options: Mapping[str, Any]) -> float:
+        """The weight ``w`` of ``State.shaping_potentials()`` in the rewards of a game with these
+        options (0: no shaping). The shaped rewards from a state ``s`` to the end then sum to
+        ``result + w * (Phi(end) - Phi(s))``: a value head trained on them estimates that, and a
+        search adds ``w * Phi(s)`` back to compare leaves on one scale (training.runtime.search).
+        A potential-based shaping has ``Phi(end) = 0`` (Last Heroes); shaping by events counts what
+        the events paid so far in ``Phi`` (Last Bastion)."""
+        if cls.shaping_option is None:
+            return 0.0
+        return float(options.get(cls.shaping_option, 0.0) or 0.0)
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, self.env_id)

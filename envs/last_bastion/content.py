@@ -308,3 +308,5 @@ RESULTS = {
 }
 #: reward_scheme="shaped": the weight of each counted event
 SHAPED = {"monster": 0.02, "warlord": 0.2, "life_lost": -0.03, "grasp": -0.1, "purified": 0.05}
+#: a bound on what those terms can have paid by a game's end (``Game.shaping_bound``)
+SHAPING_BOUND = 3.0  # measured ends of 320 heuristic and random games: -1.28 to +0.56

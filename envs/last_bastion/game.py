@@ -5,6 +5,7 @@ phase modules it names.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from envs.core.game import Game
@@ -97,6 +98,8 @@ class LastBastionGame(Game):
     option_spec = OPTION_SPEC
     end_reasons = tuple(C.RESULTS.values())
     observation_options = ("obs_card_ids", "obs_hints")
+    shaping_option = "reward_scheme"
+    shaping_bound = C.SHAPING_BOUND
 
     action_layout = LAYOUT
     observation_layout = OBSERVATION_LAYOUT
@@ -111,6 +114,11 @@ class LastBastionGame(Game):
             )
         self.warlords = C.WARLORD_COUNT[self.options["difficulty"]]
         self.observation_layout = observation_layout(self.options["obs_card_ids"], self.options["obs_hints"])
+
+    @classmethod
+    def shaping_weight(cls, options: Mapping[str, Any]) -> float:
+        """1 under ``reward_scheme="shaped"``: its event terms are what ``shaping_potentials()`` counts."""
+        return 1.0 if options.get("reward_scheme") == "shaped" else 0.0
 
     def max_game_length(self) -> int:
         return self.options["max_board_turns"] * 200

@@ -422,6 +422,13 @@ class LastBastionState(State):
     def rewards(self) -> list[float]:
         return list(self.last_rewards)
 
+    def shaping_potentials(self) -> list[float]:
+        """What the shaped scheme's event terms have paid so far, every seat alike (weight 1 under
+        reward_scheme="shaped": ``Game.shaping_weight``)."""
+        counters = self.counters
+        paid = sum(w * counters[k] for k, w in SHAPED.items())
+        return [paid] * self.n
+
     def returns(self) -> list[float]:
         if self.result is None:
             return [0.0] * self.n

@@ -188,6 +188,25 @@ def test_a_value_trained_with_potential_shaping_gets_the_potential_back(monkeypa
     assert plain._shaping == 0.0  # trained on win_loss alone
 
 
+def test_a_value_trained_on_event_shaping_counts_what_the_events_paid_inside_the_tree(monkeypatch):
+    # the shipped Last Bastion network was trained with reward_scheme="shaped": its value is the
+    # result plus the shaping still to come, so leaves and ends add what the shaping paid so far
+    policy = SearchPolicy("last_bastion_v0", parse_spec("search:prior=shipped,sims=2"))
+    assert policy._shaping == 1.0 and policy._value_bound > 1.0
+    monkeypatch.setattr(policy.net, "values", lambda rows: np.zeros(len(rows), np.float32))
+    game = envs.game_class("last_bastion_v0")(num_players=2, obs_hints=True)
+    state = game.new_state(3)
+    bot = envs.heuristic_bot("last_bastion_v0", seed=0)
+    while state.shaping_potentials()[0] == 0:  # into the game, until an event has paid
+        play_forced(state)
+        state.apply(int(bot.act_state(state)))
+    play_forced(state)
+    policy._expand(state)
+    assert np.allclose(policy._leaf_values, state.shaping_potentials()) and policy._leaf_values[0] != 0
+    heuristic_leaf = SearchPolicy("last_bastion_v0", parse_spec("search:prior=shipped,leaf=heuristic,sims=2"))
+    assert heuristic_leaf._shaping == 0.0  # playouts give the bare result: nothing to add
+
+
 def test_a_search_that_only_moves_stops_when_the_rest_of_its_budget_could_not_change_the_move():
     spec = "search:prior=shipped,sims=120"
     game = envs.game_class("last_heroes_v0")(num_players=2)

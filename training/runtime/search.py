@@ -17,11 +17,14 @@ Each simulation of a decision of seat ``s``:
    each node adds the value *of the seat that acts there*, so in a competitive game every seat
    maximises its own return and in a cooperative game every seat the team's.
 
-Forced decisions (one legal action) are played through without a node. A value head trained
-with the game's potential-based shaping (``Game.shaping_option``, e.g. Last Heroes' ``shaping_coef``)
-estimates the result minus the weighted potential, so the leaf adds ``coef * shaping_potentials()``
-back. Values are on the ``win_loss`` scale: +1 for a winner (the whole team in a cooperative
-game), -1 otherwise, 0 for a truncated game with no winner. The decision is the most visited
+Forced decisions (one legal action) are played through without a node. Values are on the
+``win_loss`` scale: +1 for a winner (the whole team in a cooperative game), -1 otherwise, 0 for a
+truncated game with no winner. A value head trained on shaped rewards (``Game.shaping_weight`` of
+its checkpoint's options: Last Heroes' ``shaping_coef``, Last Bastion's ``reward_scheme="shaped"``)
+estimates the result plus ``w * (Phi(end) - Phi(s))``, so a leaf adds ``w * shaping_potentials()``
+and an end adds ``w * Phi(end)``: every value is then the shaped return from the start, and a reward
+already paid inside the tree counts (without it, a search would put off every rewarded event, whose
+reward its leaves no longer see). The decision is the most visited
 root action (ties: the higher prior), or with ``temperature > 0`` a draw from the visit counts to
 the power ``1/temperature``. When it only has to move (``act``, temperature 0, a budget of ``sims``)
 it stops as soon as the most visited action leads by more than the simulations left: the move is
@@ -315,12 +318,14 @@ class SearchPolicy:
         elif prior != "uniform":
             self.net = load_policy(prior, env_id, seed=int(self.rng.integers(2**31)))
             self.metadata = self.net.metadata  # the game shows the search what its checkpoint expects
-        # a value head trained with potential-based shaping estimates the result minus the weighted
-        # potential (the shaping paid so far telescopes): the leaf adds it back
-        option = self.game_cls.shaping_option
-        trained = dict(getattr(self, "metadata", {}).get("env_options", {}))
-        self._shaping = float(trained.get(option, 0.0) or 0.0) if option and self.net is not None else 0.0
         leaf = config.leaf_kind
+        # a value head trained on shaped rewards estimates the result plus w * (Phi(end) - Phi(s)):
+        # leaves add w * Phi(s) and ends w * Phi(end), so every value is the shaped return from the
+        # start, the network's own objective (Game.shaping_weight)
+        trained = dict(getattr(self, "metadata", {}).get("env_options", {}))
+        shaped = leaf == "value" and self.net is not None
+        self._shaping = self.game_cls.shaping_weight(trained) if shaped else 0.0
+        self._value_bound = 1.0 + abs(self._shaping) * self.game_cls.shaping_bound
         self.playout = None
         if leaf == "value":
             if self.net is None or not getattr(self.net, "has_value", False):
@@ -418,6 +423,8 @@ class SearchPolicy:
             play_forced(world)
             if world.is_over():
                 values = outcome_values(world)
+                if self._shaping:  # what the shaping paid (0 for a potential, which vanishes at the end)
+                    values = values + self._shaping * np.asarray(world.shaping_potentials(), np.float64)
                 break
             key = (action, int(world.current_player))
             child = node.children.get(key)
@@ -460,7 +467,7 @@ class SearchPolicy:
                 values = self.net.values(rows).astype(np.float64)
             if self._shaping:
                 values = values + self._shaping * np.asarray(world.shaping_potentials(), np.float64)
-            values = np.clip(values, -1.0, 1.0)
+            values = np.clip(values, -self._value_bound, self._value_bound)
         else:
             values = self._playout(world.clone())
         self._leaf_values = values
