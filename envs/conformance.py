@@ -252,9 +252,8 @@ def play_random_game(game: Game, seed: int, check: bool = True) -> State:
         want = np.asarray(state.returns(), float)
         if weight:
             end = np.asarray(state.shaping_potentials(), float)
-            assert (abs(weight * end) <= abs(weight) * type(game).shaping_bound + 1e-9).all(), (
-                f"{where}: Phi(end) = {end.tolist()} is past the game's shaping_bound {type(game).shaping_bound}"
-            )
+            bound = type(game).shaping_bound(game.options)
+            assert (abs(end) <= bound + 1e-9).all(), f"{where}: Phi(end) = {end.tolist()} is past shaping_bound {bound}"
             want = want + weight * (end - start)
         assert np.allclose(totals, want), f"{where}: rewards sum to {totals}, want {want.tolist()}"
     return state

@@ -224,6 +224,7 @@ def collect_teacher_data(
         stats["mean_result"] = float(np.mean([r for game_results in results for r in game_results]))
         if searches:
             stats["prior_agreement"] = prior_agreed / max(searched, 1)
+            stats["searched"] = searched
     observations = obs.take(next(iter(tables.values())).observation_size)
     num_actions = next(iter(tables.values())).num_actions
     targets = shares.take(num_actions) if searches else None
@@ -271,9 +272,14 @@ def _collect_in_processes(
         data = data + part
     if stats is not None:
         weights = np.array([len(p) for p, _ in parts], float)
-        for key in ("agreement", "mean_result", "prior_agreement"):
-            if all(key in s for _, s in parts):
-                stats[key] = float(np.average([s[key] for _, s in parts], weights=weights))
+        for key in ("agreement", "mean_result"):
+            stats[key] = float(np.average([s[key] for _, s in parts], weights=weights))
+        if all("searched" in s for _, s in parts):  # weighted by the decisions each process searched
+            searched = np.array([s["searched"] for _, s in parts], float)
+            stats["searched"] = int(searched.sum())
+            stats["prior_agreement"] = float(
+                np.average([s["prior_agreement"] for _, s in parts], weights=searched)
+            ) if searched.sum() else 0.0
     return data
 
 

@@ -388,7 +388,7 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
     p = cfg.pretrain
     started = time.time()
 
-    def collect(games: int, seed: int, student=None, stats=None, teacher: str = p.teacher):
+    def collect(games: int, seed: int, student=None, stats=None, teacher: str = p.teacher, target: str = "visits"):
         return collect_teacher_data(
             cfg.env.env_id,
             cfg.env.options,
@@ -399,7 +399,7 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
             student=student,
             stats=stats,
             workers=p.workers,
-            target=p.exit_target,
+            target=target,
             target_scale=p.exit_target_scale,
         )
 
@@ -454,7 +454,7 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
         teacher = f"search:prior={prior},{p.exit_search}"
         stats: dict[str, float] = {}
         began = time.time()
-        window = [*window, collect(p.exit_games, cfg.run.seed + 104729 * r, stats=stats, teacher=teacher)]
+        window = [*window, collect(p.exit_games, cfg.run.seed + 104729 * r, stats=stats, teacher=teacher, target=p.exit_target)]
         window = window[-p.exit_window :]
         data = window[0]
         for part in window[1:]:

@@ -113,9 +113,6 @@ class Game(ABC):
     #: the option that weighs the game's reward shaping (its states then offer
     #: ``shaping_potentials()``), or None; see :meth:`shaping_weight`
     shaping_option: ClassVar[str | None] = None
-    #: the largest ``|Phi|`` a game's ``shaping_potentials()`` can reach at its end, weight 1 (0 for
-    #: a potential that vanishes there): how far past +-1 a shaped value may lie
-    shaping_bound: ClassVar[float] = 0.0
     #: option values a trainer takes unless its config sets them: variants that train better or
     #: faster and leave the game the same (a denser shaped reward, a compiled engine)
     training_options: ClassVar[Mapping[str, Any]] = {}
@@ -131,6 +128,12 @@ class Game(ABC):
         if cls.shaping_option is None:
             return 0.0
         return float(options.get(cls.shaping_option, 0.0) or 0.0)
+
+    @classmethod
+    def shaping_bound(cls, options: Mapping[str, Any]) -> float:
+        """The largest ``|Phi(end)|`` a game with these options can reach (0 for a potential that
+        vanishes at the end): with the weight, how far past +-1 a shaped value may lie."""
+        return 0.0
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, self.env_id)

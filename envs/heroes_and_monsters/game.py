@@ -156,6 +156,18 @@ class HeroesAndMonstersGame(Game):
     observation_layout = OBSERVATION_LAYOUT
     option_spec = OPTION_SPEC
     end_reasons = tuple(END_REASONS.values())
+    shaping_option = "reward_scheme"
+
+    @classmethod
+    def shaping_weight(cls, options: Mapping[str, Any]) -> float:
+        """1 under ``reward_scheme="shaped"``: its event terms are what ``shaping_potentials()`` counts."""
+        return 1.0 if options.get("reward_scheme") == "shaped" else 0.0
+
+    @classmethod
+    def shaping_bound(cls, options: Mapping[str, Any]) -> float:
+        # a generous cap: 60 events of the heaviest weight (games end near 30 Invaders defeated)
+        weights = dict(DEFAULT_SHAPING_WEIGHTS, **(options.get("shaping_weights") or {}))
+        return 60.0 * max(abs(float(w)) for w in weights.values())
 
     def __init__(self, **options: Any):
         super().__init__(**options)

@@ -243,8 +243,18 @@ class HeroesAndMonstersState(State):
         return self._rewards
 
     def returns(self) -> list[float]:
-        """The episode's reward so far (the sum of every step's reward), the same for every seat."""
-        return [self.total] * self.n
+        """The result, the same for every seat: +1 a victory, -1 a defeat, 0 truncated or still
+        running. Under reward_scheme="shaped" the rewards also pay ``shaping_potentials()``."""
+        return [self._result_value()] * self.n
+
+    def shaping_potentials(self) -> list[float]:
+        """What the shaped scheme's events have paid so far (the rewards beyond the result)."""
+        return [self.total - self._result_value()] * self.n
+
+    def _result_value(self) -> float:
+        if self.result == "victory":
+            return 1.0
+        return -1.0 if self.result in TERMINAL_RESULTS else 0.0
 
     def scores(self) -> list[float]:
         """The team score: Invaders defeated plus Plans thwarted."""

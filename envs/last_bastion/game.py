@@ -99,7 +99,6 @@ class LastBastionGame(Game):
     end_reasons = tuple(C.RESULTS.values())
     observation_options = ("obs_card_ids", "obs_hints")
     shaping_option = "reward_scheme"
-    shaping_bound = C.SHAPING_BOUND
 
     action_layout = LAYOUT
     observation_layout = OBSERVATION_LAYOUT
@@ -119,6 +118,10 @@ class LastBastionGame(Game):
     def shaping_weight(cls, options: Mapping[str, Any]) -> float:
         """1 under ``reward_scheme="shaped"``: its event terms are what ``shaping_potentials()`` counts."""
         return 1.0 if options.get("reward_scheme") == "shaped" else 0.0
+
+    @classmethod
+    def shaping_bound(cls, options: Mapping[str, Any]) -> float:
+        return C.SHAPING_BOUND
 
     def max_game_length(self) -> int:
         return self.options["max_board_turns"] * 200

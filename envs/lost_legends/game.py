@@ -11,6 +11,7 @@ functions (:mod:`~envs.lost_legends.draft`, :mod:`~envs.lost_legends.combat`,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from envs.core.game import Game
@@ -100,6 +101,18 @@ class LostLegendsGame(Game):
     observation_layout = OBSERVATION_LAYOUT
     option_spec = OPTION_SPEC
     end_reasons = END_REASONS
+    shaping_option = "reward_scheme"
+
+    @classmethod
+    def shaping_weight(cls, options: Mapping[str, Any]) -> float:
+        """1 under ``reward_scheme="shaped"``, whose rewards are the change of ``State.potentials()``
+        (plus the result at the end; the search takes it at ``shaped_terminal_weight`` 1, the default)."""
+        return 1.0 if options.get("reward_scheme") == "shaped" else 0.0
+
+    @classmethod
+    def shaping_bound(cls, options: Mapping[str, Any]) -> float:
+        # a seat's score minus the others' mean stays far under 200 points (a whole game scores ~80)
+        return 200.0 / float(options.get("shaped_scale") or 40.0)
 
     def __init__(self, **options: Any):
         self.encode = encode_observation

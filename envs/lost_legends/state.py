@@ -362,6 +362,10 @@ class LostLegendsState(State):
         best = max(sc)
         return [i for i in range(self.n) if sc[i] == best]
 
+    def shaping_potentials(self) -> list[float]:
+        """The shaped scheme's potential (``potentials``): its rewards are its changes (Game.shaping_weight)."""
+        return self.potentials()
+
     def potentials(self) -> list[float]:
         """The shaped scheme's potential per seat: own score minus the mean of the others', scaled."""
         sc = self.scores()

@@ -158,3 +158,27 @@ def test_a_competitive_merge_rates_every_game_of_both_runs(tmp_path):
                    "--out", str(tmp_path / "m")])  # fmt: skip
     assert merged["tables"][0]["ratings"] is None
     assert "Ratings: not recomputed" in (tmp_path / "m/ladder.md").read_text()
+
+
+def test_a_merge_pools_a_pair_played_in_either_order_and_refuses_what_it_cannot_pool(tmp_path, capsys):
+    base = ["last_heroes_v0", "--players", "2", "--budgets", "--games", "4"]
+    a = main([*base, "--rungs", "random", "heuristic", "--seed", "5", "--out", str(tmp_path / "a")])
+    b = main([*base, "--rungs", "heuristic", "random", "--seed", "6", "--out", str(tmp_path / "b")])
+    files = [str(tmp_path / "a/ladder.json"), str(tmp_path / "b/ladder.json")]
+    merged = main(["last_heroes_v0", "--merge", *files, "--out", str(tmp_path / "m")])
+    (cell,) = merged["tables"][0]["cells"]
+    (ca,), (cb,) = a["tables"][0]["cells"], b["tables"][0]["cells"]
+    assert cell["lineup"] == ["random", "heuristic"] and cell["games"] == 8
+    assert cell["wins"] == ca["wins"] + cb["sides"][1]["wins"]  # random's wins, from either side
+    assert [x["wins"] for x in cell["sides"]] == [ca["sides"][0]["wins"] + cb["sides"][1]["wins"],
+                                                 ca["sides"][1]["wins"] + cb["sides"][0]["wins"]]  # fmt: skip
+    with pytest.raises(SystemExit):
+        main(["last_heroes_v0", "--merge", *files, "--games", "9", "--out", str(tmp_path / "m")])
+    assert "--merge plays nothing, so --games would be ignored" in capsys.readouterr().err
+    old = json.loads(open(files[1]).read())  # a ladder from before each side's count was kept
+    for cell in old["tables"][0]["cells"]:
+        del cell["sides"]
+    (tmp_path / "b/ladder.json").write_text(json.dumps(old))
+    with pytest.raises(SystemExit):
+        main(["last_heroes_v0", "--merge", *files, "--out", str(tmp_path / "old")])
+    assert "cannot be pooled: play it again" in capsys.readouterr().err and not (tmp_path / "old").exists()

@@ -7,7 +7,8 @@ from sb3_contrib import MaskablePPO
 from envs.core.game import play_forced
 from envs.last_heroes.game import LastHeroesGame
 from training.pretrain import clone_into, collect_teacher_data
-from training.runtime.policies import HeuristicPolicy
+import envs
+from training.runtime.policies import HeuristicPolicy, load_policy
 from training.single_agent import SingleAgentEnv
 
 
@@ -178,6 +179,20 @@ def test_an_improved_target_moves_the_prior_towards_what_the_search_valued():
     assert np.argmax(result.improved_policy(c_scale=10.0)) == 2
     unsearched = SearchResult(0, np.zeros(4), np.zeros(4), prior, 0, 0.0, legal)
     assert np.allclose(unsearched.improved_policy(), prior)
+    # the numbers: v_mix = (0 + 10 * (0.6 * -0.5 + 0.3 * 0.5) / 0.9) / 11, sigma = (50 + 6) * 0.1 * (q + 1) / 2
+    v_mix = 10 * (0.6 * -0.5 + 0.3 * 0.5) / 0.9 / 11
+    completed = np.array([-0.5, 0.5, v_mix])
+    logits = np.log([0.6, 0.3, 0.1]) + 5.6 * (completed + 1) / 2
+    assert np.allclose(p[legal], np.exp(logits) / np.exp(logits).sum())
+
+
+def test_the_roots_exploration_noise_stays_out_of_the_prior_a_search_reports():
+    state = envs.game_class("last_heroes_v0")(num_players=2).new_state(3)
+    play_forced(state)
+    plain = load_policy("search:prior=shipped,sims=16", "last_heroes_v0", seed=1).analyse(state)
+    noisy = load_policy("search:prior=shipped,sims=16,noise=0.5", "last_heroes_v0", seed=1).analyse(state)
+    assert np.allclose(noisy.prior, plain.prior)  # the network's own prior
+    assert not np.allclose(noisy.visits, plain.visits)  # while the noise did steer the visits
 
 
 def test_a_search_teacher_labels_improved_targets_on_request():

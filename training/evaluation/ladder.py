@@ -318,6 +318,9 @@ def merge(ladders: Sequence[dict[str, Any]], names: Sequence[str] | None = None)
         for t in parts:
             for cell in t["cells"]:
                 key = (cell["kind"], tuple(cell["lineup"]))
+                turned = (cell["kind"], tuple(reversed(cell["lineup"])))
+                if cell["kind"] == "head_to_head" and key not in pooled and turned in pooled:
+                    cell, key = _turned(cell), turned  # the same pair, seen from the other side
                 pooled[key] = cell if key not in pooled else _pool(pooled[key], cell)
         table: dict[str, Any] = {"players": n, "cells": list(pooled.values())}
         if ladders[0]["kind"] == "competitive":
@@ -368,6 +371,22 @@ def _check_ladder(name: str, ladder: Any) -> None:
             wins, games = cell.get("wins"), cell.get("games")
             ok = isinstance(wins, int) and isinstance(games, int) and 0 <= wins <= games and games > 0
             need(ok, f"{where}.wins and games", "integers with 0 <= wins <= games, games > 0")
+            if ladder["kind"] == "competitive":  # runs from before each side's count was kept cannot pool
+                sides = cell.get("sides")
+                ok = "win_share" in cell and isinstance(sides, list) and len(sides) == len(cell["lineup"])
+                need(ok, f"{where}.sides", "each side's wins and win share (a ladder made before they were kept "
+                     "cannot be pooled: play it again)")  # fmt: skip
+        for g, record in enumerate(table.get("records", [])):
+            ok = isinstance(record, list) and len(record) == 3 and all(isinstance(x, list) for x in record)
+            ok = ok and all(name in ladder["rungs"] for name in record[0])
+            need(ok, f"tables[{t}].records[{g}]", "[rung per seat, winners, scores] with rungs of this ladder")
+
+
+def _turned(cell: dict[str, Any]) -> dict[str, Any]:
+    """A head-to-head cell with its sides swapped (its lineup reversed, the other side's count first)."""
+    sides = list(reversed(cell["sides"]))
+    out = _cell({"kind": cell["kind"], "lineup": list(reversed(cell["lineup"]))}, sides[0]["wins"], sides[0]["games"])
+    return out | {"win_share": sides[0]["win_share"], "sides": sides}
 
 
 def _pool(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
@@ -413,7 +432,11 @@ def markdown(ladder: dict[str, Any]) -> str:
     runs = runs_of(ladder)
     if "runs" in ladder:
         lines += [f"The games of {len(runs)} runs pooled (`python -m training.ladder --merge`):", ""]
-        lines += [f"- `{r['command']}` in {float(r.get('elapsed_seconds') or 0) / 60:.0f} minutes" for r in runs]
+        lines += [
+            f"- `{r.get('command') or '(no command recorded), seed ' + str(r['seed'])}` in "
+            f"{float(r.get('elapsed_seconds') or 0) / 60:.0f} minutes"
+            for r in runs
+        ]
         lines.append("")
     elif ladder.get("command"):
         lines += [f"Made with `{ladder['command']}` in {ladder['elapsed_seconds'] / 60:.0f} minutes.", ""]
@@ -546,6 +569,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     out = Path(args.out) if args.out else Path("checkpoints") / game_name(args.env_id)
     if args.merge is not None:
+        played = [f"--{k.replace('_', '-')}" for k, v in vars(args).items() if k not in ("env_id", "out", "merge")
+                  and v != parser.get_default(k)]  # fmt: skip
+        if played:
+            parser.error(f"--merge plays nothing, so {', '.join(played)} would be ignored: leave them out")
         try:
             ladder = merge([_read_ladder(path) for path in args.merge], args.merge)
         except ValueError as e:
@@ -600,11 +627,12 @@ def _read_ladder(path: str) -> dict[str, Any]:
 
 
 def _write(ladder: dict[str, Any], out: Path) -> dict[str, Any]:
+    text = markdown(ladder)  # everything rendered before anything is written
+    payload = json.dumps(ladder, indent=1)
     out.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(out / "ladder.json", json.dumps(ladder, indent=1))
-    text = markdown(ladder)
-    atomic_write_text(out / "ladder.md", text)
     plot(ladder, out / "ladder.png")
+    atomic_write_text(out / "ladder.md", text)
+    atomic_write_text(out / "ladder.json", payload)
     print(text)
     print(f"written: {out / 'ladder.md'}, {out / 'ladder.json'}, {out / 'ladder.png'}")
     return ladder

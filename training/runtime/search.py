@@ -221,7 +221,7 @@ class SearchResult:
     action: int
     visits: np.ndarray
     q: np.ndarray
-    prior: np.ndarray
+    prior: np.ndarray  # the root's prior as the network (or uniform, or heuristic) gave it, before noise
     simulations: int
     cpu_seconds: float
     legal: np.ndarray = field(repr=False)
@@ -239,7 +239,12 @@ class SearchResult:
         ``softmax(log P(a) + (c_visit + max N) * c_scale * q(a))`` over the legal actions, ``q`` the
         completed Q (an unvisited action takes the prior-weighted mean of the visited ones' Q, mixed
         with the root's value) on a [0, 1] scale. Unlike visit shares, which follow the prior until
-        the visits are many, it moves weight to every action the search found better."""
+        the visits are many, it moves weight to every action the search found better.
+
+        One departure from the paper: Q maps to [0, 1] by ``(q + 1) / 2``, the fixed win_loss scale,
+        not by the tree's own minimum and maximum (which the paper uses for environments of unknown
+        scale), so a spread of 0.03 between two nearly equal actions stays small instead of becoming
+        the whole range. The prior is the network's, without the root's exploration noise."""
         legal = self.legal
         out = np.zeros(self.visits.shape[0])
         prior = self.prior[legal].astype(np.float64)
@@ -310,6 +315,7 @@ class SearchPolicy:
         self.rng = np.random.default_rng(config.seed if config.seed is not None else seed)
         self.name = config.to_spec()
         self.last_result: SearchResult | None = None
+        self._clean_prior: np.ndarray | None = None  # the root's prior before its noise
         self.net = None
         self.heuristic = None
         prior = _resolve_word(config.prior, env_id)
@@ -325,7 +331,7 @@ class SearchPolicy:
         trained = dict(getattr(self, "metadata", {}).get("env_options", {}))
         shaped = leaf == "value" and self.net is not None
         self._shaping = self.game_cls.shaping_weight(trained) if shaped else 0.0
-        self._value_bound = 1.0 + abs(self._shaping) * self.game_cls.shaping_bound
+        self._value_bound = 1.0 + abs(self._shaping) * self.game_cls.shaping_bound(trained)
         self.playout = None
         if leaf == "value":
             if self.net is None or not getattr(self.net, "has_value", False):
@@ -373,6 +379,7 @@ class SearchPolicy:
             self.last_result = result
             return result
         root: Node | None = None
+        self._clean_prior = None
         sims = 0
         deadline = start + cfg.seconds if cfg.seconds is not None else None
         stop_early = decide_only and deadline is None and cfg.temperature == 0
@@ -391,8 +398,10 @@ class SearchPolicy:
         visits[legal] = np.asarray(root.visits)[legal]
         value_sum = np.asarray(root.value_sum)
         q = np.where(visits > 0, value_sum / np.maximum(visits, 1.0), 0.0)
-        prior = np.asarray(root.prior)
-        action = self._choose(visits, prior, legal)
+        action = self._choose(visits, np.asarray(root.prior), legal)
+        # the prior as the network gave it: root noise only steers the visits, it is no one's policy
+        prior = self._clean_prior if self._clean_prior is not None else np.asarray(root.prior)
+        self._clean_prior = None
         result = SearchResult(action, visits, q, prior, sims, time.process_time() - start, legal, root.first_value)
         self.last_result = result
         return result
@@ -490,6 +499,7 @@ class SearchPolicy:
         eps = self.config.noise
         noise = self.rng.dirichlet([self.config.alpha] * len(legal))
         prior = np.asarray(root.prior)
+        self._clean_prior = prior.copy()
         prior[legal] = (1 - eps) * prior[legal] / max(prior[legal].sum(), 1e-12) + eps * noise
         root.prior = prior.tolist()
 

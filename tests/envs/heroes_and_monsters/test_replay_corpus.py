@@ -60,7 +60,13 @@ def play(n: int, seed: int, options: dict, snapshots: list | None = None) -> dic
             a = choice
         s.apply(a)
         steps.append(record + [a, list(s.rewards())])
-    return {"steps": steps, "final": _h(s.to_json()), "outcome": s.outcome().to_json(), "returns": s.returns()}
+    return {"steps": steps, "final": _h(s.to_json()), "outcome": s.outcome().to_json(), "returns": _total(s)}
+
+
+def _total(s) -> list[float]:
+    """The sum of the rewards (what returns() gave when the corpus was recorded; it is now the result
+    alone, and shaping_potentials() what the shaped scheme's events paid)."""
+    return [r + p for r, p in zip(s.returns(), s.shaping_potentials())]
 
 
 def play_on(snapshot: dict) -> dict:
