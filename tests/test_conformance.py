@@ -8,7 +8,7 @@ import pytest
 
 import envs
 from envs import conformance as kit
-from envs.core import Block, ObservationLayout
+from envs.core import Block, ObservationLayout, Rows
 from tests.toys import OBS, CrashingRelayGame, RelayGame, UncheckedRelayGame
 
 
@@ -201,6 +201,52 @@ def test_the_memo_rewrites_only_blocks_whose_fields_changed_and_sees_edits_in_pl
     assert calls == [0, 0] and np.array_equal(memo, layout.encode_plain(state, 0))
     with pytest.raises(ValueError, match="seats are the integers 0..1"):
         state.observe(2)
+
+
+def test_the_memo_rewrites_a_keyed_block_on_a_new_key_and_one_row_per_changed_seat():
+    written = []
+
+    def row(s, r, out):
+        written.append(r)
+        out[0] = 1.0 if s.current_player == r else 0.0
+
+    seats = OBS["seats"].rows
+    blocks = [
+        b.spec() if b.name != "seats" else Rows("seats", (4, 1), "", row, seats.key_row, seats.order, seats.count)
+        for b in OBS.blocks
+    ]
+
+    class Counted(RelayGame):
+        observation_layout = ObservationLayout(blocks)
+
+    state = Counted(num_players=3).new_state(0)
+    layout = state.game.observation_layout
+    state.observe(0)
+    assert sorted(written) == [0, 1, 2]  # every absolute row once
+    state.observe(1)
+    state.observe(2)
+    assert len(written) == 3  # the other observers gather the same rows in their own order
+    state.current_player = 1  # seats 0 and 1 change; seat 2's row stays
+    memo = [state.observe(seat) for seat in range(3)]
+    assert sorted(written[3:]) == [0, 1]
+    assert all(np.array_equal(memo[seat], layout.encode_plain(state, seat)) for seat in range(3))
+    state.phase = 1 - state.phase  # the keyed shared block follows its key
+    assert np.array_equal(state.observe(2), layout.encode_plain(state, 2))
+
+
+def test_the_memo_check_catches_a_key_that_misses_a_change():
+    stale_key = Block("seat", 4, "", OBS["seat"].encode, reads=("current_player",), key=lambda s, seat: 0)
+    with pytest.raises(AssertionError, match="differs from the plain one in \\['seat'\\]"):
+        kit.check_observation_memo(_relay_with_block(stale_key), 2, games=3)
+    seats = OBS["seats"].rows
+    stale_row = Rows("seats", (4, 1), "", seats.encode_row, lambda s, r: 0, seats.order, seats.count, seats.reads)
+    blocks = [stale_row if b.name == "seats" else b.spec() for b in OBS.blocks]
+
+    class StaleRows(RelayGame):
+        observation_layout = ObservationLayout(blocks)
+
+    with pytest.raises(AssertionError, match="differs from the plain one in \\['seats'\\]"):
+        kit.check_observation_memo(StaleRows, 2, games=3)
 
 
 def test_a_block_reading_a_method_is_refused_by_name():

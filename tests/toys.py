@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core import ActionLayout, Block, Game, ObservationLayout, Option, Outcome, State
+from envs.core import ActionLayout, Block, Game, ObservationLayout, Option, Outcome, Rows, State
 from envs.core.aec import make_env_factories
 from envs.core.chance import Chance
 from envs.core.options import is_bool, is_int_in, num_players_option, reward_scheme_option
@@ -37,11 +37,31 @@ def _phase(s, seat: int, out: np.ndarray) -> None:
     out[s.phase] = 1.0
 
 
+def _acting_row(s, r: int, out: np.ndarray) -> None:
+    out[0] = 1.0 if s.current_player == r else 0.0
+
+
+def _seats_from(s, seat: int) -> tuple[int, ...]:
+    n = s.game.num_players
+    return tuple((seat + p) % n if p < n else -1 for p in range(4))
+
+
 OBS = ObservationLayout(
     [
         Block("counter", 1, "counter / target", _counter, reads=("counter",), shared=True),
         Block("seat", 4, "relative seat to act", _seat_to_act, reads=("current_player",)),
-        Block("phase", 3, "ADD, KEEP/UNDO, CHEER", _phase, reads=("phase",), shared=True),
+        # the memo's three ways: a snapshot (above), a key, and rows in each observer's order
+        Block("phase", 3, "ADD, KEEP/UNDO, CHEER", _phase, reads=("phase",), shared=True, key=lambda s, seat: s.phase),
+        Rows(
+            "seats",
+            (4, 1),
+            "per relative seat: it acts now",
+            encode_row=_acting_row,
+            key_row=lambda s, r: s.current_player == r,
+            order=_seats_from,
+            count=lambda s: s.game.num_players,
+            reads=("current_player",),
+        ),
     ]
 )
 

@@ -4,7 +4,7 @@ from envs.core.actions import ActionLayout
 from envs.core.aec import TurnBasedEnv, make_env_factories
 from envs.core.chance import Chance
 from envs.core.game import Game, IllegalActionError, Outcome, State, check_seat, play_forced
-from envs.core.observation import Block, ObservationLayout
+from envs.core.observation import Block, ObservationLayout, Rows
 from envs.core.options import DRIVER_OPTIONS, Option, resolve_options, split_options
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "IllegalActionError",
     "Block",
     "ObservationLayout",
+    "Rows",
     "Option",
     "Outcome",
     "State",
