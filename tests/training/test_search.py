@@ -226,3 +226,17 @@ def test_a_search_that_only_moves_stops_when_the_rest_of_its_budget_could_not_ch
             saved += full.simulations - quick.last_result.simulations
             state.apply(int(bot.act_state(state)))
     assert saved > 0  # and some decisions were settled early
+
+
+def test_a_prior_temperature_flattens_the_networks_prior_at_every_node():
+    assert parse_spec("search:prior=shipped,prior_temp=3").to_spec() == "search:prior=shipped,sims=200,prior_temp=3"
+    with pytest.raises(ValueError, match="prior_temp='0' is out of range"):
+        parse_spec("search:prior=shipped,prior_temp=0")
+    state = envs.game_class("last_bastion_v0")(num_players=2, obs_hints=True).new_state(3)
+    play_forced(state)
+    sharp = load_policy("search:prior=shipped,sims=8", "last_bastion_v0", seed=1).analyse(state)
+    flat = load_policy("search:prior=shipped,sims=8,prior_temp=3", "last_bastion_v0", seed=1).analyse(state)
+    legal = sharp.legal
+    logits = np.log(sharp.prior[legal])
+    want = np.exp(logits / 3 - (logits / 3).max())
+    assert np.allclose(flat.prior[legal], want / want.sum()) and flat.prior[legal].max() < sharp.prior[legal].max()

@@ -45,6 +45,7 @@ The spec's keys (``python -m training.runtime.search --help`` prints this table 
 | `noise` | `0` | weight of Dirichlet noise on the root prior (self-play exploration) |
 | `alpha` | `0.3` | the Dirichlet noise's concentration |
 | `seed` | the caller's seed | the search's own generator (worlds, playouts, draws) |
+| `prior_temp` | `1` | a checkpoint prior's temperature: its logits / T (T > 1 flattens a near-certain policy so PUCT tries the other moves) |
 
 Examples: ``search:prior=shipped,sims=400``, ``search:prior=checkpoints/last_heroes/last_heroes.json,seconds=1``,
 ``search:leaf=heuristic,sims=64``. A checkpoint prior brings its observation options along (its
@@ -84,6 +85,7 @@ class SearchConfig:
     noise: float = 0.0
     alpha: float = 0.3
     seed: int | None = None
+    prior_temp: float = 1.0
 
     @property
     def leaf_kind(self) -> str:
@@ -98,7 +100,7 @@ class SearchConfig:
             parts.append(f"leaf={self.leaf}")
         parts.append(f"seconds={self.seconds:g}" if self.seconds is not None else f"sims={self.sims}")
         defaults = SearchConfig()
-        for key in ("c", "temperature", "noise", "alpha"):
+        for key in ("c", "temperature", "noise", "alpha", "prior_temp"):
             if getattr(self, key) != getattr(defaults, key):
                 parts.append(f"{key}={getattr(self, key):g}")
         if self.seed is not None:
@@ -114,6 +116,7 @@ _NUMERIC = {
     "noise": (float, lambda v: 0 <= v <= 1, "a number in [0, 1]"),
     "alpha": (float, lambda v: 0 < v <= 100 and math.isfinite(v), "a number in (0, 100]"),
     "seed": (int, lambda v: 0 <= v < 2**63, "an integer in [0, 2**63)"),
+    "prior_temp": (float, lambda v: 0.1 <= v <= 100 and math.isfinite(v), "a number in [0.1, 100]"),
 }
 KEYS = ("prior", "leaf", *_NUMERIC)
 
@@ -316,6 +319,7 @@ class SearchPolicy:
         self.name = config.to_spec()
         self.last_result: SearchResult | None = None
         self._clean_prior: np.ndarray | None = None  # the root's prior before its noise
+        self._prior_temp = float(config.prior_temp)
         self.net = None
         self.heuristic = None
         prior = _resolve_word(config.prior, env_id)
@@ -459,6 +463,8 @@ class SearchPolicy:
         if self.net is not None:
             obs = world.observe(mover)
             logits = self.net.logits(obs[None, :])[0].astype(np.float64)
+            if self._prior_temp != 1.0:
+                logits = logits / self._prior_temp
             logits[mask == 0] = -np.inf
             prior = np.exp(logits - logits.max())
             prior /= prior.sum()
