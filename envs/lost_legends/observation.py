@@ -8,12 +8,15 @@ present, level one-hot 3, index one-hot 20, damage markers / 20, remaining life 
 divided by the stated constant and clipped to 1.
 
 Every block is a :class:`~envs.core.observation.Block` with the function that writes it, the state
-fields it reads and a cheap ``key`` (the few small values it is made of), and the seat rows P are
-:class:`~envs.core.observation.Rows`: each absolute seat's row is written once under its key and
-every observer gathers them in its own order. ``State.observe`` is the core memo
-(``OBSERVATION_LAYOUT.encode``), ``OBSERVATION_LAYOUT.encode_plain`` the same functions with the memo
-off. What only the observer may see (hand, pick, draft memory, its decision context) is in blocks
-of its own, never in a seat row.
+fields it reads and a cheap ``key`` (the few small values it is made of; small blocks that change
+together share one key function), and the seat rows P are :class:`~envs.core.observation.Rows` in
+five bands (flags, the rest of the head, the monster in front, the equipment, has_picked) under two
+keys, the seat's status and its board: each absolute seat's band is written once under its key and
+every observer gathers the rows in its own order, so the acting seat moving rewrites two seats'
+flags, not their rows. ``State.observe`` is the core memo (``OBSERVATION_LAYOUT.encode``),
+``OBSERVATION_LAYOUT.encode_plain`` the same functions with the memo off. What only the observer
+may see (hand, pick, draft memory, its decision context) is in blocks of its own, never in a seat
+row.
 
 The encoders read the state and the rules' public queries (:mod:`~envs.lost_legends.combat`,
 :mod:`~envs.lost_legends.draft`), never the heuristic bot. The lookup tables below (a face-up
@@ -23,9 +26,12 @@ functions of the content tables, so an entry is never stale.
 
 from __future__ import annotations
 
+import struct
+from itertools import repeat
+
 import numpy as np
 
-from envs.core.observation import Block, ObservationLayout, Rows
+from envs.core.observation import Band, Block, ObservationLayout, Rows
 from envs.lost_legends import combat, draft
 from envs.lost_legends.common import COMBAT, COST_MEMO, FINAL, GEAR_UP, LIFE_BONUS, MANA_BONUS, NO, cost_of, hero_level
 from envs.lost_legends.content import (
@@ -39,6 +45,7 @@ from envs.lost_legends.content import (
     SKILLS,
     TRACK_MAX,
     TROPHY_STACKS,
+    XP_THRESHOLDS,
     is_monster,
 )
 
@@ -114,8 +121,6 @@ for _name, _size, _doc in SEAT_FIELDS:
         "equipment",
     )
 )
-_MONSTER_END = _MONSTER + MB_SIZE
-_EQUIP_END = _EQUIP + NUM_SLOTS * SLOT_SIZE
 
 _EXH_KINDS = (KINDS.index("S-scr"), KINDS.index("S-fol"), KINDS.index("R-trk"), KINDS.index("A-hlm"))
 _PLAYING = (GEAR_UP, COMBAT, FINAL)
@@ -149,13 +154,12 @@ _FACEUP_ROWS: dict[int, np.ndarray] = {}
 _STACK_ROWS: dict[tuple, np.ndarray] = {}
 #: a monster in front with its markers: its MB (cleared if it ever grows large)
 _MONSTER_ROWS: dict[tuple[int, int], np.ndarray] = {}
-#: a slot's SLOT per card id (row c) and exhausted card id (row NUM_CARDS + c); the last row (an empty
-#: slot, index -1) is zeros, so the 12 slots are one ``take``
+#: a slot's SLOT per card id (row c) and exhausted card id (row NUM_CARDS + c); the last row (index -1,
+#: an empty slot) is zeros, so the 12 slots are one ``take``
 _SLOT_TABLE = np.zeros((2 * NUM_CARDS + 1, SLOT_SIZE), np.float32)
 for _c in range(NUM_CARDS):
-    _level, _index = _CE[_c]
     for _exhausted in (0, 1):
-        _SLOT_TABLE[_c + NUM_CARDS * _exhausted, [0, 2 + _level, 2 + _index]] = 1.0
+        _SLOT_TABLE[_c + NUM_CARDS * _exhausted, [0, 2 + _CE[_c][0], 2 + _CE[_c][1]]] = 1.0
         _SLOT_TABLE[_c + NUM_CARDS * _exhausted, 1] = _exhausted
 #: V1's row per card id: present + CE
 _HAND_TABLE = np.zeros((NUM_CARDS, 1 + CE_SIZE), np.float32)
@@ -237,12 +241,8 @@ def _turns(s, seat: int, out: np.ndarray) -> None:
     out[0] = _clip(s.performed / (s.game.options["combat_turn_cap_per_player"] * s.n))
 
 
-def _pile_key(s, seat: int) -> int:
-    return len(s.piles[s.level if s.level < 2 else 2])
-
-
 def _pile(s, seat: int, out: np.ndarray) -> None:
-    out[0] = _clip(_pile_key(s, seat) / 15)
+    out[0] = _clip(len(s.piles[s.level if s.level < 2 else 2]) / 15)
 
 
 def _faceup(s, seat: int, out: np.ndarray) -> None:
@@ -300,88 +300,153 @@ def _seat_count(s) -> int:
     return s.n
 
 
-def _seat_key(s, i: int) -> tuple:
-    """Everything seat ``i``'s row shows (the trophies last: the only list of varying length)."""
-    return (
-        s.start == i,
-        s.turn_seat == i,
-        s.current_player == i,
-        s.defeated[i],
-        s.picks[i] != NO,
-        s.heroes[i],
-        s.gold[i],
-        s.life[i],
-        s.mana[i],
-        s.life_base[i],
-        s.mana_base[i],
-        s.xp[i],
-        s.legend[i],
-        s.front[i],
-        s.markers[i],
-        *s.challenge,
-        *s.levels[i],
-        *s.tokens[i],
-        *s.slots[i],
-        *s.exhausted[i],
-        *s.trophies[i],
+# The row in bands: the flags (the acting seat moves every step), the rest of the head, the monster in
+# front, the equipment, has_picked. Two keys: the seat's status (flags, monster, pick), which changes
+# most steps, and its board (head, equipment); the memo rewrites a key's bands in the rows whose key
+# changed.
+_FLAGS_END = _HERO
+_HEAD_END = _MONSTER
+assert (_STARTING, _TURN, _SELECTED, _DEFEATED, _FLAGS_END) == (1, 2, 3, 4, 5)
+assert _EQUIP == _MONSTER + MB_SIZE and _HAS_PICKED == _EQUIP + NUM_SLOTS * SLOT_SIZE == SEAT_SIZE - 1
+
+#: per player count: per seat s (and -1, the last entry), whether each seat is s
+_IS = {n: tuple(tuple(i == s for i in range(n)) for s in (*range(n), NO)) for n in range(3, MAX_PLAYERS + 1)}
+
+
+def _status_keys(s) -> list[tuple]:
+    """Per seat: starting, turn, selected, defeated, its pick, its monster and markers."""
+    is_seat = _IS[s.n]
+    return list(
+        zip(is_seat[s.start], is_seat[s.turn_seat], is_seat[s.current_player], s.defeated, s.picks, s.front, s.markers)
     )
 
 
-def _seat_row(s, i: int, out: np.ndarray) -> None:
-    """Seat ``i``'s public row P (the same for every observer)."""
-    hero, xp, tokens, levels, slots = s.heroes[i], s.xp[i], s.tokens[i], s.levels[i], s.slots[i]
-    ones = [0, _HERO + hero, _HERO_LEVEL + hero_level(xp) - 1]
+def _board_keys(s) -> list[tuple]:
+    """Per seat: the board's numbers, skills, trophies, tokens, slots and exhausted cards, and the
+    challenge holders."""
+    return list(
+        zip(
+            s.heroes,
+            s.gold,
+            s.life,
+            s.mana,
+            s.life_base,
+            s.mana_base,
+            s.xp,
+            s.legend,
+            map(tuple, s.levels),
+            map(tuple, s.tokens),
+            map(tuple, s.trophies),
+            map(tuple, s.slots),
+            map(tuple, s.exhausted),
+            repeat(tuple(s.challenge)),
+        )
+    )
+
+
+def _flags(s, i: int, out: np.ndarray) -> None:
+    """present, starting, turn, selected, defeated."""
+    out[0] = 1.0
     if s.start == i:
-        ones.append(_STARTING)
+        out[1] = 1.0
     if s.turn_seat == i:
-        ones.append(_TURN)
+        out[2] = 1.0
     if s.current_player == i:
-        ones.append(_SELECTED)
+        out[3] = 1.0
     if s.defeated[i]:
-        ones.append(_DEFEATED)
-    if s.picks[i] != NO:
-        ones.append(_HAS_PICKED)
+        out[4] = 1.0
+
+
+_HEAD = _HEAD_END - _FLAGS_END
+_PACK_HEAD = struct.Struct(f"{_HEAD}f").pack  # float32 bytes: the same rounding as numpy's cast
+_LIFE_BONUS, _MANA_BONUS = (*LIFE_BONUS, 0), (*MANA_BONUS, 0)  # per card id; index -1 (no card): 0
+#: the hero-level one-hot's place in the head per experience (level 6 from the last threshold on)
+_XP_TOP = XP_THRESHOLDS[-1]
+_LEVEL_AT = tuple(_HERO_LEVEL - _FLAGS_END + hero_level(x) - 1 for x in range(_XP_TOP + 1))
+assert (_ADDED, _TROPHIES) == (_SKILLS + 4, _SKILLS + 8)  # skills, added skills, trophies: 12 floats in a row
+_G, _T, _X, _L, _SK, _AD, _TR, _TK, _CH = (
+    k - _FLAGS_END for k in (_GOLD, _TRACKS, _XP, _LEGEND, _SKILLS, _ADDED, _TROPHIES, _TOKENS, _CHALLENGE)
+)
+
+
+#: k / 8 clipped to 1, for skill levels, added skill cards and trophy counts (never more than the cards)
+_EIGHTHS = tuple(min(k / 8, 1.0) for k in range(NUM_CARDS + 8))
+#: the cards whose equipment raises maximum life or mana
+_BONUS_CARDS = frozenset(c for c in range(NUM_CARDS) if LIFE_BONUS[c] or MANA_BONUS[c])
+
+
+def _head(s, i: int, out: np.ndarray) -> None:
+    """hero ... challenge, assembled as a list of floats and copied once as float32 bytes (numpy
+    converts a list element by element at several times the cost); values clipped to [0, 1] inline
+    (skills, added skills and trophies through _EIGHTHS: counts of cards, never negative)."""
+    hero, xp, tokens, slots = s.heroes[i], s.xp[i], s.tokens[i], s.slots[i]
+    h = [0.0] * _HEAD
+    h[hero] = h[_LEVEL_AT[xp if xp < _XP_TOP else _XP_TOP]] = 1.0
     life_bonus = mana_bonus = 0
-    for c in slots:
-        if c != NO:
-            life_bonus += LIFE_BONUS[c]
-            mana_bonus += MANA_BONUS[c]
-    t = _TRACKS
-    idx = [_GOLD, t, t + 1, t + 2, t + 3, _XP, _LEGEND, _TOKENS + 6]
-    val = [
-        s.gold[i] / 30,
-        s.life[i] / 10,
-        min(TRACK_MAX, s.life_base[i] + life_bonus) / 10,
-        s.mana[i] / 10,
-        min(TRACK_MAX, s.mana_base[i] + mana_bonus) / 10,
-        xp / 40,
-        s.legend[i] / 40,
-        sum(tokens) / 40,
-    ]
-    init = _INITIAL[hero]
-    trophies = [0, 0, 0, 0]
+    if not _BONUS_CARDS.isdisjoint(slots):
+        for c in slots:
+            if c != NO:
+                life_bonus += _LIFE_BONUS[c]
+                mana_bonus += _MANA_BONUS[c]
+    x = s.gold[i] / 30
+    h[_G] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = s.life[i] / 10
+    h[_T] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = min(TRACK_MAX, s.life_base[i] + life_bonus) / 10
+    h[_T + 1] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = s.mana[i] / 10
+    h[_T + 2] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = min(TRACK_MAX, s.mana_base[i] + mana_bonus) / 10
+    h[_T + 3] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = xp / 40
+    h[_X] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = s.legend[i] / 40
+    h[_L] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    l0, l1, l2, l3 = s.levels[i]
+    i0, i1, i2, i3 = _INITIAL[hero]
+    t = [0, 0, 0, 0]
     for m in s.trophies[i]:
-        trophies[_MTYPE[m]] += 1
+        t[_MTYPE[m]] += 1
+    e = _EIGHTHS
+    h[_SK : _SK + 12] = (
+        e[l0], e[l1], e[l2], e[l3], e[l0 - i0], e[l1 - i1], e[l2 - i2], e[l3 - i3], e[t[0]], e[t[1]], e[t[2]], e[t[3]]
+    )  # fmt: skip
+    if any(tokens):
+        x = sum(tokens) / 40
+        h[_TK + 6] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+        for k, held in enumerate(tokens):
+            if held:
+                h[_TK + k] = 1.0
     challenge = s.challenge
-    for k in range(4):
-        idx += (_SKILLS + k, _ADDED + k, _TROPHIES + k)
-        val += (levels[k] / 8, (levels[k] - init[k]) / 8, trophies[k] / 8)
-        if challenge[k] == i:
-            ones.append(_CHALLENGE + k)
-        if tokens[k]:
-            ones.append(_TOKENS + k)
-    if tokens[4]:
-        ones.append(_TOKENS + 4)
-    if tokens[5]:
-        ones.append(_TOKENS + 5)
-    out.put(idx, [x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0) for x in val])
-    out.put(ones, 1.0)
-    front = s.front[i]
-    if front != NO:
-        out[_MONSTER:_MONSTER_END] = _monster_row(front, s.markers[i])
-    exhausted = s.exhausted[i]
-    keys = [c + NUM_CARDS * x if c != NO else -1 for c, x in zip(slots, exhausted)]
-    _SLOT_TABLE.take(keys, 0, out[_EQUIP:_EQUIP_END].reshape(NUM_SLOTS, SLOT_SIZE), "wrap")
+    if i in challenge:
+        for k in range(4):
+            if challenge[k] == i:
+                h[_CH + k] = 1.0
+    out.data.cast("B")[:] = _PACK_HEAD(*h)
+
+
+def _monster(s, i: int, out: np.ndarray) -> None:
+    if s.front[i] != NO:
+        out[:] = _monster_row(s.front[i], s.markers[i])
+
+
+def _equipment(s, i: int, out: np.ndarray) -> None:
+    keys = [c + NUM_CARDS * x if c != NO else -1 for c, x in zip(s.slots[i], s.exhausted[i])]
+    _SLOT_TABLE.take(keys, 0, out.reshape(NUM_SLOTS, SLOT_SIZE), "wrap")  # -1: the last row, zeros
+
+
+def _picked(s, i: int, out: np.ndarray) -> None:
+    if s.picks[i] != NO:
+        out[0] = 1.0
+
+
+_SEAT_BANDS = (
+    Band((0, _FLAGS_END), _flags, _status_keys),
+    Band((_FLAGS_END, _HEAD_END), _head, _board_keys),
+    Band((_MONSTER, _EQUIP), _monster, _status_keys),
+    Band((_EQUIP, _HAS_PICKED), _equipment, _board_keys),
+    Band((_HAS_PICKED, SEAT_SIZE), _picked, _status_keys),
+)
 
 
 # -- V1-V10: what only the observer sees ----------------------------------------------------------------
@@ -439,10 +504,6 @@ def _pick(s, seat: int, out: np.ndarray) -> None:
         out[1 + level] = 1.0
         out[1 + index] = 1.0
         out[1 + CE_SIZE] = _clip(cost_of(pick, s.levels[seat]) / 12)
-
-
-def _conversions_key(s, seat: int) -> int:
-    return s.conversions if s.current_player == seat else 0
 
 
 def _conversions(s, seat: int, out: np.ndarray) -> None:
@@ -536,17 +597,9 @@ def _defence(s, seat: int, out: np.ndarray) -> None:
     out[16 + ev["source"]] = 1.0
 
 
-def _rewards_key(s, seat: int) -> int:
-    return s.pending_rewards if s.current_player == seat else 0
-
-
 def _rewards(s, seat: int, out: np.ndarray) -> None:
     if s.current_player == seat and s.pending_rewards:
         out[0] = _clip(s.pending_rewards / 5)
-
-
-def _exhaust_key(s, seat: int) -> tuple:
-    return tuple(s.exh_kinds) if s.current_player == seat else ()
 
 
 def _exhaust_kinds(s, seat: int, out: np.ndarray) -> None:
@@ -556,17 +609,43 @@ def _exhaust_kinds(s, seat: int, out: np.ndarray) -> None:
                 out[k] = 1.0
 
 
+# -- keys -------------------------------------------------------------------------------------------
+# Small blocks that change together share one key function: the memo checks it with one call and
+# rewrites the blocks of a key together (a key check costs about as much as writing a few floats).
+def _level_key(s, seat: int) -> int:  # G1, G2 (the player count is fixed for a state)
+    return s.level
+
+
+def _round_key(s, seat: int) -> tuple:  # G3, G5
+    return (s.phase, s.draft_round)
+
+
+def _combat_table_key(s, seat: int) -> tuple:  # G6, G7, G8
+    return (s.performed, len(s.piles[s.level if s.level < 2 else 2]), s.faceup)
+
+
+def _trophies_key(s, seat: int) -> tuple:  # G9, G10
+    return (*s.challenge, *s.stack_taken)
+
+
+def _context_key(s, seat: int) -> tuple | None:  # V4, V9, V10: only while the observer decides
+    if s.current_player != seat:
+        return None
+    return (s.conversions, s.pending_rewards, *s.exh_kinds)
+
+
+# The table blocks G1-G10 are the same for every observer but G9 (relative holders); each is a few floats
+# that the memo writes into each observer's vector on its key (declaring them shared would add a copy).
 OBSERVATION_LAYOUT = ObservationLayout(
     [
-        Block("players", 3, "G1: number of players one-hot (3, 4, 5)", _players, ("n",), True, lambda s, seat: s.n),
+        Block("players", 3, "G1: number of players one-hot (3, 4, 5)", _players, ("n",), key=_level_key),
         Block(
             "level",
             3,
             "G2: level one-hot (Ruins, Caves, Demon Fortress)",
             _level,
             ("level",),
-            True,
-            lambda s, seat: s.level,
+            key=_level_key,
         ),
         Block(
             "phase",
@@ -574,8 +653,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "G3: phase one-hot (gear-up, combat, final round)",
             _phase,
             ("phase",),
-            True,
-            lambda s, seat: s.phase,
+            key=_round_key,
         ),
         Block(
             "decision",
@@ -583,8 +661,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "G4: kind of the open decision one-hot (docs 6.2)",
             _decision,
             ("decision",),
-            True,
-            lambda s, seat: s.decision,
+            key=lambda s, seat: s.decision,
         ),
         Block(
             "draft_round",
@@ -592,8 +669,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "G5: draft round one-hot",
             _draft_round,
             ("phase", "draft_round"),
-            True,
-            lambda s, seat: s.draft_round if s.phase == GEAR_UP else 0,
+            key=_round_key,
         ),
         Block(
             "turns",
@@ -601,18 +677,17 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "G6: performed combat turns / turn cap",
             _turns,
             ("performed", "n"),
-            True,
-            lambda s, seat: s.performed,
+            key=_combat_table_key,
         ),
-        Block("pile", 1, "G7: monster pile size / 15", _pile, ("level", "piles"), True, _pile_key),
-        Block("faceup", MB_SIZE, "G8: face-up monster (MB)", _faceup, ("faceup",), True, lambda s, seat: s.faceup),
+        Block("pile", 1, "G7: monster pile size / 15", _pile, ("level", "piles"), key=_combat_table_key),
+        Block("faceup", MB_SIZE, "G8: face-up monster (MB)", _faceup, ("faceup",), key=_combat_table_key),
         Block(
             "challenge",
             (4, 6),
             "G9: per challenge trophy (A, H, D, U): holder one-hot over centre, r = 0..4",
             _challenge,
             ("challenge", "n"),
-            key=lambda s, seat: tuple(s.challenge),
+            key=_trophies_key,
         ),
         Block(
             "stacks",
@@ -620,18 +695,18 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "G10: per token stack T1..T6: tokens left / 4, next value / 10",
             _stacks,
             ("stack_taken",),
-            True,
-            lambda s, seat: tuple(s.stack_taken),
+            key=_trophies_key,
         ),
         Rows(
             "seats",
             (MAX_PLAYERS, SEAT_SIZE),
             "P: per relative seat, fields below",
-            encode_row=_seat_row,
-            key_row=_seat_key,
+            encode_row=None,
+            key_row=None,
             order=_seat_order,
             count=_seat_count,
             reads=_SEAT_READS,
+            bands=_SEAT_BANDS,
         ),
         Block(
             "hand",
@@ -639,7 +714,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V1: own hand, per position: present + CE",
             _hand,
             ("hands",),
-            key=lambda s, seat: tuple(s.hands[seat]),
+            key=_hand_costs_key,
         ),
         Block(
             "hand_costs",
@@ -663,7 +738,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V4: conversions made in the current placement / 12",
             _conversions,
             ("current_player", "conversions"),
-            key=_conversions_key,
+            key=_context_key,
         ),
         Block(
             "draft_memory",
@@ -706,7 +781,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V9: my pending level-up rewards / 5",
             _rewards,
             ("current_player", "pending_rewards"),
-            key=_rewards_key,
+            key=_context_key,
         ),
         Block(
             "exhaust_kinds",
@@ -714,7 +789,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V10: kinds my pending charge-exhaust allows: scroll, folio, trinket, helmet",
             _exhaust_kinds,
             ("current_player", "exh_kinds"),
-            key=_exhaust_key,
+            key=_context_key,
         ),
     ],
     low=0.0,
