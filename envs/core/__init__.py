@@ -4,12 +4,13 @@ from envs.core.actions import ActionLayout
 from envs.core.aec import TurnBasedEnv, make_env_factories
 from envs.core.chance import Chance
 from envs.core.game import Game, IllegalActionError, Outcome, State, check_seat, play_forced
-from envs.core.observation import Block, ObservationLayout, Rows
+from envs.core.observation import Band, Block, ObservationLayout, Rows
 from envs.core.options import DRIVER_OPTIONS, Option, resolve_options, split_options
 
 __all__ = [
     "DRIVER_OPTIONS",
     "ActionLayout",
+    "Band",
     "Chance",
     "Game",
     "IllegalActionError",

@@ -20,13 +20,18 @@ How the memo knows a block may have changed:
   seen too): nothing to declare, but a snapshot of a large field costs as much as a small block;
 - ``key=fn(state, seat)``: a cheap value that changes whenever the block may (version counters the
   rules bump, or the few small values the block is made of); the block is rewritten when its key
-  differs from the last one this observer (or, shared, anyone) saw;
+  differs from the last one this observer (or, shared, anyone) saw. Blocks that are not shared and
+  name the very same key function are checked with one call and rewritten together (a key check
+  costs about as much as writing a few floats, so small blocks that change together share one);
 - :class:`Rows`: a table whose rows are the same for every observer, only in another order (a row
   per seat, seat-relative): each absolute row is written once under its own ``key_row`` and each
-  observer gathers them in its ``order``, so a step that changes one seat rewrites one row.
+  observer gathers them in its ``order``, so a step that changes one seat rewrites one row. A row
+  may be cut into :class:`Band` s of columns, each with its encoder and a function giving every
+  row's key at once: a step that moves one seat's flag then rewrites that band of that row only.
 
 :meth:`ObservationLayout.encode` is the observation with the memo: it keeps, on the state, each
-observer's last vector, and rewrites only the blocks that may have changed.
+observer's last vector, and rewrites only the blocks that may have changed (a copy or pickle of the
+state leaves the memo behind).
 :meth:`ObservationLayout.encode_plain` is the same functions with the memo off: the definition.
 The conformance kit (``envs.conformance.check_observation_memo``) compares the two on every game and
 checks each block reads only what it declares.
@@ -64,6 +69,20 @@ class Block:
 
 
 @dataclass(frozen=True)
+class Band:
+    """Columns ``cols = (start, stop)`` of every row of a :class:`Rows` table, kept under a key of
+    their own: ``encode(state, r, out)`` writes those columns of absolute row ``r`` into a zeroed
+    ``out`` of ``stop - start`` floats; ``keys(state)`` gives every row's key for them at once (a new
+    sequence of ``count(state)`` values that the state does not mutate, each changing whenever that
+    band of that row may). Bands that give the very same ``keys`` function share one call of it and
+    are rewritten together in the rows whose key changed (a key costs about as much as a small band)."""
+
+    cols: tuple[int, int]
+    encode: Callable[[Any, int, np.ndarray], None]
+    keys: Callable[[Any], Sequence[Any]]
+
+
+@dataclass(frozen=True)
 class Rows:
     """A block of rows that every observer sees in its own order (see the module docstring).
 
@@ -71,16 +90,22 @@ class Rows:
     out)`` writes absolute row ``r`` into a zeroed ``out`` of ``width`` floats, reading only
     ``reads``; ``key_row(state, r)`` changes whenever that row may; ``order(state, seat)`` gives the
     absolute row shown at each place for observer ``seat`` (``-1``: a row of zeros), a tuple of
-    ``places`` ints. A row must not depend on the observer: what does goes in a block of its own."""
+    ``places`` ints. A row must not depend on the observer: what does goes in a block of its own.
+
+    ``bands``, optional: the row cut into :class:`Band` s of columns (in order, covering it), each
+    rewritten only when its own key changes, so a step that moves one flag rewrites a few floats
+    rather than a seat's whole row. Give ``encode_row`` and ``key_row`` as ``None`` then: the row is
+    the bands' composition."""
 
     name: str
     shape: tuple[int, int]
     doc: str
-    encode_row: Callable[[Any, int, np.ndarray], None]
-    key_row: Callable[[Any, int], Any]
+    encode_row: Callable[[Any, int, np.ndarray], None] | None
+    key_row: Callable[[Any, int], Any] | None
     order: Callable[[Any, int], tuple[int, ...]]
     count: Callable[[Any], int]
     reads: tuple[str, ...] = ()
+    bands: tuple[Band, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,13 +132,36 @@ class ObservationBlock:
         return Block(self.name, self.shape, self.doc, self.encode, self.reads, self.shared, self.key)
 
 
-def _plain_rows(rows: Rows) -> Encoder:
+def _bands(rows: Rows) -> tuple[Band, ...]:
+    """The bands of a Rows block (checked), or the whole row as one band under ``key_row``."""
+    width = rows.shape[1]
+    if not rows.bands:
+        if rows.encode_row is None or rows.key_row is None:
+            raise ValueError(f"rows {rows.name!r}: give encode_row and key_row, or bands")
+        key_row, count = rows.key_row, rows.count
+        return (Band((0, width), rows.encode_row, lambda state: [key_row(state, r) for r in range(count(state))]),)
+    if rows.encode_row is not None or rows.key_row is not None:
+        raise ValueError(f"rows {rows.name!r}: with bands, encode_row and key_row are the bands' (give None)")
+    at = 0
+    for band in rows.bands:
+        start, stop = band.cols
+        if start != at or stop <= start:
+            raise ValueError(f"rows {rows.name!r}: bands must cover the row in order, got {band.cols} at column {at}")
+        at = stop
+    if at != width:
+        raise ValueError(f"rows {rows.name!r}: the bands cover {at} of {width} columns")
+    return tuple(rows.bands)
+
+
+def _plain_rows(rows: Rows, bands: tuple[Band, ...]) -> Encoder:
     """A Rows block written from scratch: each place's absolute row, in the observer's order."""
 
     def encode(state: Any, seat: int, out: np.ndarray) -> None:
         for place, r in enumerate(rows.order(state, seat)):
             if r >= 0:
-                rows.encode_row(state, r, out[place])
+                row = out[place]
+                for band in bands:
+                    band.encode(state, r, row[band.cols[0] : band.cols[1]])
 
     return encode
 
@@ -147,7 +195,14 @@ class ObservationLayout:
                 if len(shape) != 2:
                     raise ValueError(f"rows {spec.name!r}: shape must be (places, width), got {spec.shape!r}")
                 block = ObservationBlock(
-                    spec.name, shape, offset, size, spec.doc, _plain_rows(spec), tuple(spec.reads), rows=spec
+                    spec.name,
+                    shape,
+                    offset,
+                    size,
+                    spec.doc,
+                    _plain_rows(spec, _bands(spec)),
+                    tuple(spec.reads),
+                    rows=spec,
                 )
             else:
                 block = ObservationBlock(
@@ -168,6 +223,12 @@ class ObservationLayout:
             (b, tuple(index[f] for f in b.reads) if b.key is None and b.rows is None else None) for b in self.blocks
         ]
         self._own = [(b, idx) for b, idx in self._plan if not b.shared and b.rows is None]
+        # own blocks that declare the very same key function are checked with one call and rewritten together
+        groups: dict[int, tuple[Any, Any, list[ObservationBlock]]] = {}
+        for b, idx in self._own:
+            group = groups.setdefault(id(b.key) if b.key is not None else -id(b), (b.key, idx, []))
+            group[2].append(b)
+        self._own_groups = list(groups.values())
         self._shared = [(b, idx) for b, idx in self._plan if b.shared]
         self._rows = [b for b in self.blocks if b.rows is not None]
 
@@ -190,24 +251,28 @@ class ObservationLayout:
         if memo is None or memo.layout is not self:
             memo = _Memo(self)
             state._obs_memo = memo
-        snapshot = self._snapshot(state)
         view = memo.views.get(seat)
         if view is None:
             view = memo.views[seat] = _View(self)
-        old = view.snapshot
-        changed = None if old is None else [a != b for a, b in zip(snapshot, old)]
-        outs, keys = view.outs, view.keys
-        for k, (b, idx) in enumerate(self._own):
-            if b.key is not None:
-                key = b.key(state, seat)
-                if keys[k] is not _UNSEEN and key == keys[k]:
+        if self.fields:
+            snapshot = self._snapshot(state)
+            old = view.snapshot
+            changed = None if old is None else [a != b for a, b in zip(snapshot, old)]
+        else:
+            snapshot, changed = [], None
+        keys = view.keys
+        for k, (key_of, idx, writes) in enumerate(view.own):
+            if key_of is not None:
+                key = key_of(state, seat)
+                last = keys[k]
+                if key == last and last is not _UNSEEN:
                     continue
                 keys[k] = key
             elif changed is not None and not any(changed[i] for i in idx):
                 continue
-            out = outs[k]
-            out.fill(0.0)
-            b.encode(state, seat, out)
+            for encode, out, zero, zeros in writes:
+                zero[:] = zeros  # zero the block (a memoryview copy: cheaper than ndarray.fill for a few floats)
+                encode(state, seat, out)
         vec = view.vector
         if self._shared:
             memo.refresh_shared(state, snapshot, seat)
@@ -220,11 +285,17 @@ class ObservationLayout:
             table = memo.tables[k]
             table.refresh(state)
             order = b.rows.order(state, seat)
-            stamp = (order, tuple([table.versions[r] for r in order if r >= 0]))
-            if stamp != view.rows_seen[k]:
-                view.rows_seen[k] = stamp
-                np.take(table.matrix, [r if r >= 0 else table.zero for r in order], axis=0, out=view.row_outs[k])
-        view.snapshot = snapshot
+            seen = view.rows_seen[k]
+            if seen is not None and seen[0] == table.clock and seen[1] == order:
+                continue  # no row rewritten since this observer gathered them in this order
+            versions = table.versions
+            stamp = (table.clock, order, [versions[r] for r in order if r >= 0])
+            if seen is None or seen[1:] != stamp[1:]:
+                # every index valid (-1 is the zero row): no bounds buffer ("raise" copies through one)
+                table.matrix.take([r if r >= 0 else table.zero for r in order], 0, view.row_outs[k], "clip")
+            view.rows_seen[k] = stamp
+        if self.fields:
+            view.snapshot = snapshot
         return vec.copy()
 
     def _snapshot(self, state: Any) -> list[bytes]:  # the fields of the blocks with no key
@@ -293,54 +364,116 @@ def _snapshot_of(state: Any, field: str) -> bytes:
 
 
 _UNSEEN = object()  # no key seen yet
+_ZEROS: dict[int, bytes] = {}
+
+
+def _zeroing(data: memoryview, start: int, stop: int) -> tuple[memoryview, bytes]:
+    """The bytes of floats ``start:stop`` of a float32 buffer's byte view, and zeros of their size."""
+    size = 4 * (stop - start)
+    zeros = _ZEROS.get(size)
+    if zeros is None:
+        zeros = _ZEROS[size] = bytes(size)
+    return data[4 * start : 4 * stop], zeros
 
 
 class _View:
     """One observer's last vector, its blocks' views into it, and what each was made from."""
 
-    __slots__ = ("vector", "outs", "keys", "snapshot", "shared_seen", "rows_seen", "row_outs")
+    __slots__ = ("vector", "own", "keys", "snapshot", "shared_seen", "rows_seen", "row_outs")
 
     def __init__(self, layout: ObservationLayout):
         self.vector = np.zeros(layout.size, np.float32)
-        self.outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b, _ in layout._own]
-        self.keys: list[Any] = [_UNSEEN] * len(layout._own)
+        #: per group of own blocks (one key, or one block's snapshot): (its key or None, its fields'
+        #: indices, and per block its encoder, its view into the vector, its bytes there and zeros)
+        data = memoryview(self.vector).cast("B")
+        self.own = [
+            (
+                key,
+                idx,
+                [
+                    (b.encode, self.vector[b.offset : b.stop].reshape(b.shape), *_zeroing(data, b.offset, b.stop))
+                    for b in blocks
+                ],
+            )
+            for key, idx, blocks in layout._own_groups
+        ]
+        self.keys: list[Any] = [_UNSEEN] * len(layout._own_groups)
         self.snapshot: list[bytes] | None = None
         self.shared_seen = [-1] * len(layout._shared)
+        #: per Rows block: (the table's clock, the order, the versions of the rows gathered) last time
         self.rows_seen: list[Any] = [None] * len(layout._rows)
         self.row_outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b in layout._rows]
 
 
 class _RowTable:
-    """Every absolute row of one Rows block, each written once under its key (the last row: zeros)."""
+    """Every absolute row of one Rows block, each band of each written once under its key (the last
+    row: zeros); a row's version changes whenever any of its bands is rewritten. Bands that give the
+    very same keys function share one call of it and are rewritten together."""
 
-    __slots__ = ("rows", "matrix", "keys", "versions", "zero", "clock")
+    __slots__ = ("rows", "bands", "groups", "matrix", "writes", "keys", "versions", "zero", "clock")
 
     def __init__(self, rows: Rows):
         self.rows = rows
+        self.bands = _bands(rows)
+        groups: dict[Any, list[Band]] = {}
+        for band in self.bands:
+            groups.setdefault(band.keys, []).append(band)
+        self.groups = list(groups.items())  # (keys function, its bands)
         self.matrix = np.zeros((1, rows.shape[1]), np.float32)
-        self.keys: list[Any] = []
+        #: per group, per row: per band (its encoder, its view into the matrix, its bytes there, zeros)
+        self.writes: list[list[list[tuple]]] = []
+        self.keys: list[list[Any]] = []  # per group, per row: the key its bands were written under
         self.versions: list[int] = []
         self.zero = 0
         self.clock = 0
 
     def refresh(self, state: Any) -> None:
-        rows = self.rows
-        count = rows.count(state)
+        count = self.rows.count(state)
         if count != self.zero:  # the table size changed (a new state): start over
-            self.matrix = np.zeros((count + 1, rows.shape[1]), np.float32)
-            self.keys = [_UNSEEN] * count
+            width = self.rows.shape[1]
+            self.matrix = np.zeros((count + 1, width), np.float32)
+            data = memoryview(self.matrix).cast("B")
+            self.writes = [
+                [
+                    [
+                        (
+                            b.encode,
+                            self.matrix[r, b.cols[0] : b.cols[1]],
+                            *_zeroing(data, r * width + b.cols[0], r * width + b.cols[1]),
+                        )
+                        for b in bands
+                    ]
+                    for r in range(count)
+                ]
+                for _, bands in self.groups
+            ]
+            self.keys = [[_UNSEEN] * count for _ in self.groups]
             self.versions = [-1] * count
             self.zero = count
-        keys, key_row = self.keys, rows.key_row
-        for r in range(count):
-            key = key_row(state, r)
-            if keys[r] is _UNSEEN or key != keys[r]:
-                keys[r] = key
-                out = self.matrix[r]
-                out.fill(0.0)
-                rows.encode_row(state, r, out)
+        versions = self.versions
+        for g, (keys_of, _) in enumerate(self.groups):
+            keys = keys_of(state)
+            if type(keys) is not list:
+                keys = list(keys)
+            last = self.keys[g]
+            if keys == last:  # these bands as they were in every row (_UNSEEN equals no key)
+                continue
+            if len(keys) != count:
+                raise ValueError(f"rows {self.rows.name!r}: a band's keys() gave {len(keys)} keys for {count} rows")
+            writes = self.writes[g]
+            for r in range(count):
+                if keys[r] == last[r] and last[r] is not _UNSEEN:
+                    continue
+                for encode, out, zero, zeros in writes[r]:
+                    zero[:] = zeros
+                    encode(state, r, out)
                 self.clock += 1
-                self.versions[r] = self.clock
+                versions[r] = self.clock
+            self.keys[g] = keys
+
+
+def _no_memo() -> None:
+    return None
 
 
 class _Memo:
@@ -358,6 +491,11 @@ class _Memo:
         self.keys: list[Any] = [_UNSEEN] * len(layout._shared)
         self.shared_versions = [0] * len(layout._shared)
         self.tables = [_RowTable(b.rows) for b in layout._rows]
+
+    def __reduce__(self) -> tuple:
+        """A copy or pickle of a state carries no memo (its views hold buffers and the layout's
+        functions): the copy builds its own on its first observation."""
+        return _no_memo, ()
 
     def refresh_shared(self, state: Any, snapshot: list[bytes], seat: int) -> None:
         old = self.snapshot

@@ -28,7 +28,6 @@ from envs.lost_legends import actions as A
 from envs.lost_legends.common import END_REASONS
 from envs.lost_legends.content import CARDS, HERO_NAMES, LEVEL_EQUIPMENT, MAX_PLAYERS
 from envs.lost_legends.observation import OBSERVATION_LAYOUT
-from envs.lost_legends.observation import encode as encode_observation
 from envs.lost_legends.state import LostLegendsState
 from envs.lost_legends.validation import check_state_json
 
@@ -115,7 +114,6 @@ class LostLegendsGame(Game):
         return 200.0 / float(options.get("shaped_scale") or 40.0)
 
     def __init__(self, **options: Any):
-        self.encode = encode_observation
         super().__init__(**options)
         o = self.options
         n = self.num_players

@@ -7,17 +7,33 @@ one-hot 3 + index-in-level one-hot 30; SLOT (35) = occupied, exhausted, CE; MB (
 present, level one-hot 3, index one-hot 20, damage markers / 20, remaining life / 20. Scalars are
 divided by the stated constant and clipped to 1.
 
-The encoder reads the state and the rules' public queries (:mod:`~envs.lost_legends.combat`,
-:mod:`~envs.lost_legends.draft`), never the heuristic bot.
+Every block is a :class:`~envs.core.observation.Block` with the function that writes it, the state
+fields it reads and a cheap ``key`` (the few small values it is made of; small blocks that change
+together share one key function), and the seat rows P are :class:`~envs.core.observation.Rows` in
+five bands (flags, the rest of the head, the monster in front, the equipment, has_picked) under two
+keys, the seat's status and its board: each absolute seat's band is written once under its key and
+every observer gathers the rows in its own order, so the acting seat moving rewrites two seats'
+flags, not their rows. ``State.observe`` is the core memo (``OBSERVATION_LAYOUT.encode``),
+``OBSERVATION_LAYOUT.encode_plain`` the same functions with the memo off. What only the observer
+may see (hand, pick, draft memory, its decision context) is in blocks of its own, never in a seat
+row.
+
+The encoders read the state and the rules' public queries (:mod:`~envs.lost_legends.combat`,
+:mod:`~envs.lost_legends.draft`), never the heuristic bot. The lookup tables below (a face-up
+monster's MB, a slot's SLOT, a token stack's values, a weapon's projected damage...) are pure
+functions of the content tables, so an entry is never stale.
 """
 
 from __future__ import annotations
 
+import struct
+from itertools import repeat
+
 import numpy as np
 
-from envs.core.observation import ObservationLayout
+from envs.core.observation import Band, Block, ObservationLayout, Rows
 from envs.lost_legends import combat, draft
-from envs.lost_legends.common import COMBAT, COST_MEMO, FINAL, GEAR_UP, NO, cost_of, hero_level
+from envs.lost_legends.common import COMBAT, COST_MEMO, FINAL, GEAR_UP, LIFE_BONUS, MANA_BONUS, NO, cost_of, hero_level
 from envs.lost_legends.content import (
     CARDS,
     HAND_SIZE,
@@ -27,7 +43,9 @@ from envs.lost_legends.content import (
     NUM_CARDS,
     NUM_SLOTS,
     SKILLS,
+    TRACK_MAX,
     TROPHY_STACKS,
+    XP_THRESHOLDS,
     is_monster,
 )
 
@@ -61,68 +79,6 @@ for _name, _size, _doc in SEAT_FIELDS:
     SEAT[_name] = _at
     _at += _size
 
-OBSERVATION_LAYOUT = ObservationLayout(
-    [
-        ("players", 3, "G1: number of players one-hot (3, 4, 5)"),
-        ("level", 3, "G2: level one-hot (Ruins, Caves, Demon Fortress)"),
-        ("phase", 3, "G3: phase one-hot (gear-up, combat, final round)"),
-        ("decision", 14, "G4: kind of the open decision one-hot (docs 6.2)"),
-        ("draft_round", 5, "G5: draft round one-hot"),
-        ("turns", 1, "G6: performed combat turns / turn cap"),
-        ("pile", 1, "G7: monster pile size / 15"),
-        ("faceup", MB_SIZE, "G8: face-up monster (MB)"),
-        ("challenge", (4, 6), "G9: per challenge trophy (A, H, D, U): holder one-hot over centre, r = 0..4"),
-        ("stacks", (6, 2), "G10: per token stack T1..T6: tokens left / 4, next value / 10"),
-        ("seats", (MAX_PLAYERS, SEAT_SIZE), "P: per relative seat, fields below"),
-        ("hand", (HAND_SIZE, 1 + CE_SIZE), "V1: own hand, per position: present + CE"),
-        (
-            "hand_costs",
-            (HAND_SIZE, 3),
-            "V2: per hand position: my cost / 12, BUY legal now, BUY legal after conversions",
-        ),
-        ("pick", 1 + CE_SIZE + 1, "V3: own current pick: present + CE + my cost / 12"),
-        ("conversions", 1, "V4: conversions made in the current placement / 12"),
-        ("draft_memory", 30, "V5: current-level cards seen in my hands this gear-up and not yet revealed"),
-        (
-            "attack",
-            34,
-            "V6: my attack: weapon one-hot (mel, rng, mag, unarmed) 4, used per slot 12, FOR activations "
-            "per slot / 5 12, damage per type before modifiers / 20 4, projected dealt / 20, projected kill",
-        ),
-        (
-            "weapon_options",
-            4,
-            "V7: projected damage of each weapon option (mel, rng, mag; unarmed when I own none) vs my monster, "
-            "no boosts or mana, / 20",
-        ),
-        (
-            "defence",
-            19,
-            "V8: my damage event: remaining incoming per type / 10 4, used per slot 12, source one-hot "
-            "(my monster, ALL effect, charge) 3",
-        ),
-        ("rewards", 1, "V9: my pending level-up rewards / 5"),
-        ("exhaust_kinds", 4, "V10: kinds my pending charge-exhaust allows: scroll, folio, trinket, helmet"),
-    ],
-    low=0.0,
-    high=1.0,
-)
-assert OBSERVATION_LAYOUT.size == 2907, OBSERVATION_LAYOUT.size
-assert SEAT_SIZE == 493
-
-_OFF = {b.name: b.offset for b in OBSERVATION_LAYOUT.blocks}
-_SIZE = OBSERVATION_LAYOUT.size
-
-_ROWS_AT = _OFF["seats"]  # the seat rows P[r] follow the global blocks G1-G10
-
-_EXH_KINDS = (KINDS.index("S-scr"), KINDS.index("S-fol"), KINDS.index("R-trk"), KINDS.index("A-hlm"))
-
-# Per card id: where its CE one-hots go (level, 3 + index in level); monsters: (level, index).
-_CE = tuple((c.level, 3 + c.index) for c in CARDS)
-_LEVEL_INDEX = tuple((c.level, c.index) for c in CARDS)
-_MTYPE = tuple(getattr(c, "type", 0) for c in CARDS)
-_INITIAL = tuple(tuple(h[1].count(sk) for sk in SKILLS) for h in HEROES)
-_NO_FORS = (0,) * NUM_SLOTS
 (
     _STARTING,
     _TURN,
@@ -166,97 +122,83 @@ _NO_FORS = (0,) * NUM_SLOTS
     )
 )
 
+_EXH_KINDS = (KINDS.index("S-scr"), KINDS.index("S-fol"), KINDS.index("R-trk"), KINDS.index("A-hlm"))
+_PLAYING = (GEAR_UP, COMBAT, FINAL)
 
-def _mb(ones: list, idx: list, val: list, at: int, monster_id: int, markers: int) -> None:
-    if monster_id < 0:
-        return
+# Per card id: where its CE one-hots go (level, 3 + index in level); monsters: (level, index).
+_CE = tuple((c.level, 3 + c.index) for c in CARDS)
+_LEVEL_INDEX = tuple((c.level, c.index) for c in CARDS)
+_MTYPE = tuple(getattr(c, "type", 0) for c in CARDS)
+_INITIAL = tuple(tuple(h[1].count(sk) for sk in SKILLS) for h in HEROES)
+_NO_FORS = (0,) * NUM_SLOTS
+
+
+def _clip(x: float) -> float:
+    return x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+
+
+def _mb_row(monster_id: int, markers: int) -> np.ndarray:
+    """MB of a monster with its damage markers."""
     m = CARDS[monster_id]
-    ones += (at, at + 1 + m.level, at + 4 + m.index)
-    idx += (at + 24, at + 25)
-    val += (markers / 20, (m.life - markers) / 20)
+    row = np.zeros(MB_SIZE, np.float32)
+    row[[0, 1 + m.level, 4 + m.index]] = 1.0
+    row[24] = _clip(markers / 20)
+    row[25] = _clip((m.life - markers) / 20)
+    return row
 
 
-# G8 and G10 as ready-made slices: the face-up monster (no markers) per card id, and the token stacks
-# per tuple of taken counts (a few thousand combinations at most), so a step copies them whole.
-_FACEUP_AT, _STACKS_AT = _OFF["faceup"], _OFF["stacks"]
-_STACKS_SIZE = 2 * len(TROPHY_STACKS)
+# -- lookup tables (pure functions of the content) -----------------------------------------------------
+#: the face-up monster's MB (no markers) per card id
 _FACEUP_ROWS: dict[int, np.ndarray] = {}
+#: G10 per tuple of taken counts (a few thousand combinations at most)
 _STACK_ROWS: dict[tuple, np.ndarray] = {}
+#: a monster in front with its markers: its MB (cleared if it ever grows large)
+_MONSTER_ROWS: dict[tuple[int, int], np.ndarray] = {}
+#: a slot's SLOT per card id (row c) and exhausted card id (row NUM_CARDS + c); the last row (index -1,
+#: an empty slot) is zeros, so the 12 slots are one ``take``
+_SLOT_TABLE = np.zeros((2 * NUM_CARDS + 1, SLOT_SIZE), np.float32)
+for _c in range(NUM_CARDS):
+    for _exhausted in (0, 1):
+        _SLOT_TABLE[_c + NUM_CARDS * _exhausted, [0, 2 + _CE[_c][0], 2 + _CE[_c][1]]] = 1.0
+        _SLOT_TABLE[_c + NUM_CARDS * _exhausted, 1] = _exhausted
+#: V1's row per card id: present + CE
+_HAND_TABLE = np.zeros((NUM_CARDS, 1 + CE_SIZE), np.float32)
+for _c in range(NUM_CARDS):
+    _HAND_TABLE[_c, [0, 1 + _CE[_c][0], 1 + _CE[_c][1]]] = 1.0
+#: V7's unarmed projection per monster id (its modifier on 1 melee)
+_UNARMED_DEALT = tuple(combat.dealt(c, [1, 0, 0, 0]) / 20 if is_monster(c) else 0.0 for c in range(NUM_CARDS))
+#: V5's place per level and card id: the draft-memory index of a card of that level, else -1
+_MEMORY_AT = tuple(tuple(index if level == lv else -1 for level, index in _LEVEL_INDEX) for lv in range(3))
+#: V7: the projected damage of one weapon with no boosts or mana, under everything it depends on
+_WEAPON_DEALT: dict[tuple, int] = {}
 
 
 def _faceup_row(monster_id: int) -> np.ndarray:
     row = _FACEUP_ROWS.get(monster_id)
     if row is None:
-        ones: list[int] = []
-        idx: list[int] = []
-        val: list[float] = []
-        _mb(ones, idx, val, 0, monster_id, 0)
-        row = np.zeros(MB_SIZE, np.float32)
-        row[idx] = np.clip(val, 0.0, 1.0)
-        row[ones] = 1.0
-        row = _FACEUP_ROWS[monster_id] = row
+        row = _FACEUP_ROWS[monster_id] = _mb_row(monster_id, 0)
     return row
 
 
 def _stacks_row(taken: tuple) -> np.ndarray:
     row = _STACK_ROWS.get(taken)
     if row is None:
-        row = np.zeros(_STACKS_SIZE, np.float32)
+        row = np.zeros((len(TROPHY_STACKS), 2), np.float32)
         for k, (_, _, _, values) in enumerate(TROPHY_STACKS):
-            row[2 * k] = (len(values) - taken[k]) / len(values)
-            row[2 * k + 1] = values[taken[k]] / 10 if taken[k] < len(values) else 0.0
+            row[k, 0] = (len(values) - taken[k]) / len(values)
+            row[k, 1] = values[taken[k]] / 10 if taken[k] < len(values) else 0.0
         row = _STACK_ROWS[taken] = row
     return row
 
 
-# Per player count n and observer: (absolute seat, start of its row) in relative order, for the per-call fields.
-_SEAT_BASES = {n: [tuple((seat + r) % n for r in range(n)) for seat in range(n)] for n in range(3, MAX_PLAYERS + 1)}
-_ROW_BASES = tuple(_ROWS_AT + r * SEAT_SIZE for r in range(MAX_PLAYERS))
-
-# A seat row in three parts, each rebuilt only when what it shows changed: the head (the fields before the
-# monster), the monster in front (MB) and the equipment (12 x SLOT).
-_MONSTER_END = _MONSTER + MB_SIZE
-_EQUIP_END = _EQUIP + NUM_SLOTS * SLOT_SIZE
-#: a slot's SLOT sub-row per card id (row c) and exhausted card id (row NUM_CARDS + c); the last row
-#: (index -1, an empty slot) is zeros, so the 12 slots are one ``take``
-_SLOT_TABLE = np.zeros((2 * NUM_CARDS + 1, SLOT_SIZE), np.float32)
-for _c in range(NUM_CARDS):
-    _level, _index = _CE[_c]
-    for _exhausted in (0, 1):
-        _SLOT_TABLE[_c + NUM_CARDS * _exhausted, [0, 2 + _level, 2 + _index]] = 1.0
-        _SLOT_TABLE[_c + NUM_CARDS * _exhausted, 1] = _exhausted
-_MONSTER_ROWS: dict[tuple[int, int], np.ndarray] = {}
-
-
 def _monster_row(monster_id: int, markers: int) -> np.ndarray:
-    """The MB sub-row of a monster with its damage markers (zeros for none), memoised."""
     key = (monster_id, markers)
     row = _MONSTER_ROWS.get(key)
     if row is None:
-        ones: list[int] = []
-        idx: list[int] = []
-        val: list[float] = []
-        _mb(ones, idx, val, 0, monster_id, markers)
-        row = np.zeros(MB_SIZE, np.float32)
-        row[idx] = np.clip(val, 0.0, 1.0)
-        row[ones] = 1.0
         if len(_MONSTER_ROWS) > 100_000:
             _MONSTER_ROWS.clear()
-        row = _MONSTER_ROWS[key] = row
+        row = _MONSTER_ROWS[key] = _mb_row(monster_id, markers)
     return row
-
-
-#: V7's unarmed projection per monster id (its modifier on 1 melee): a pure function of the content
-_UNARMED_DEALT = tuple(combat.dealt(c, [1, 0, 0, 0]) / 20 if is_monster(c) else 0.0 for c in range(NUM_CARDS))
-#: V5's position per level and card id: the draft-memory index of a card of that level, else -1
-_MEMORY_AT = tuple(
-    tuple(_OFF["draft_memory"] + index if level == lv else -1 for level, index in _LEVEL_INDEX) for lv in range(3)
-)
-
-
-# The projected damage of one weapon with no boosts or mana (V7) is a pure function of the content
-# tables, memoised under everything it depends on (so an entry is never stale); cleared if it grows large.
-_WEAPON_DEALT: dict[tuple, int] = {}
 
 
 def _weapon_dealt(s, seat: int, w: int, front: int) -> int:
@@ -271,238 +213,587 @@ def _weapon_dealt(s, seat: int, w: int, front: int) -> int:
     return dealt
 
 
-def encode(s, seat: int) -> np.ndarray:
-    """The observation of ``seat``.
-
-    Each seat's public row is built once and cached on the state (``_seat_rows``) under a
-    signature of everything it shows; the fields that change every few decisions (the flags, gold,
-    life and mana) are written per call instead, so a change of the acting seat or a damage event
-    does not rebuild rows. Indices set to 1 and (index, value) pairs are collected in lists and
-    written with vectorised assignments (element-wise numpy writes are slow)."""
-    ones: list[int] = []
-    idx: list[int] = []
-    val: list[float] = []
-    n = s.n
-    v = np.zeros(_SIZE, np.float32)
-    _global_blocks(s, seat, v, ones, idx, val)
-    # The cached rows in relative seat order: a rotation of the matrix, so two slice copies.
-    rows = _seat_rows(s).reshape(-1)
-    cut, end = seat * SEAT_SIZE, n * SEAT_SIZE
-    seat_part = v[_ROWS_AT : _ROWS_AT + end]
-    seat_part[: end - cut] = rows[cut:]
-    seat_part[end - cut :] = rows[:cut]
-    start, turn, current = s.start, s.turn_seat, s.current_player
-    if start != NO:
-        ones.append(_ROWS_AT + (start - seat) % n * SEAT_SIZE + _STARTING)
-    if turn != NO:
-        ones.append(_ROWS_AT + (turn - seat) % n * SEAT_SIZE + _TURN)
-    if current != NO:
-        ones.append(_ROWS_AT + (current - seat) % n * SEAT_SIZE + _SELECTED)
-    defeated, picks, gold, life, mana = s.defeated, s.picks, s.gold, s.life, s.mana
-    for i, b in zip(_SEAT_BASES[n][seat], _ROW_BASES):
-        if defeated[i]:
-            ones.append(b + _DEFEATED)
-        if picks[i] != NO:
-            ones.append(b + _HAS_PICKED)
-        idx += (b + _GOLD, b + _TRACKS, b + _TRACKS + 2)
-        val += (gold[i] / 30, life[i] / 10, mana[i] / 10)
-    _private_blocks(s, seat, ones, idx, val)
-    # clipped in Python: for a few dozen values cheaper than numpy's clip, and the same float32s
-    v.put(idx, [x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0) for x in val])
-    v.put(ones, 1.0)
-    return v
+# -- G1-G10: the table ---------------------------------------------------------------------------------
+def _players(s, seat: int, out: np.ndarray) -> None:
+    out[s.n - 3] = 1.0
 
 
-_PLAYERS_AT, _LEVEL_AT, _PHASE_AT, _DECISION_AT, _DRAFT_AT, _TURNS_AT, _PILE_AT, _CHALLENGE_AT = (
-    _OFF[k] for k in ("players", "level", "phase", "decision", "draft_round", "turns", "pile", "challenge")
-)
-_FACEUP_END, _STACKS_END = _FACEUP_AT + MB_SIZE, _STACKS_AT + _STACKS_SIZE
-_PLAYING = (GEAR_UP, COMBAT, FINAL)
+def _level(s, seat: int, out: np.ndarray) -> None:
+    out[s.level if s.level < 2 else 2] = 1.0
 
 
-def _global_blocks(s, seat: int, v: np.ndarray, ones: list, idx: list, val: list) -> None:
-    """G1-G10: the table, the level and the decision being taken, the same for every seat but the challenge holders."""
-    n = s.n
-    lv = s.level if s.level < 2 else 2
-    phase = s.phase
-    ones += (_PLAYERS_AT + n - 3, _LEVEL_AT + lv)
-    if phase in _PLAYING:
-        ones.append(_PHASE_AT + phase)
+def _phase(s, seat: int, out: np.ndarray) -> None:
+    if s.phase in _PLAYING:
+        out[s.phase] = 1.0
+
+
+def _decision(s, seat: int, out: np.ndarray) -> None:
     if s.decision != NO:
-        ones.append(_DECISION_AT + s.decision)
-    if phase == GEAR_UP:
-        ones.append(_DRAFT_AT + s.draft_round - 1)
-    cap = s.game.options["combat_turn_cap_per_player"] * n
-    idx += (_TURNS_AT, _PILE_AT)
-    val += (s.performed / cap, len(s.piles[lv]) / 15)
-    faceup = s.faceup
-    if faceup >= 0:
-        row = _FACEUP_ROWS.get(faceup)
-        v[_FACEUP_AT:_FACEUP_END] = _faceup_row(faceup) if row is None else row
-    at = _CHALLENGE_AT
-    for h in s.challenge:
-        ones.append(at if h == NO else at + 1 + (h - seat) % n)
-        at += 6
-    taken = tuple(s.stack_taken)
-    row = _STACK_ROWS.get(taken)
-    v[_STACKS_AT:_STACKS_END] = _stacks_row(taken) if row is None else row
+        out[s.decision] = 1.0
 
 
-def _seat_rows(s) -> np.ndarray:
-    """Every seat's cached row (absolute seat order, one matrix), rebuilding the stale parts: the
-    equipment when a slot changed, the monster in front when it or its markers changed, the head when
-    anything it shows changed (the maximum tracks read the slots)."""
-    cache = s._row_cache
-    if cache is None:
-        cache = s._row_cache = [[None] * 8 for _ in range(s.n)]
-        s._row_matrix = np.zeros((s.n, SEAT_SIZE), np.float32)
-    rows = s._row_matrix
-    slots, exhausted, front, markers, challenge = s.slots, s.exhausted, s.front, s.markers, s.challenge
-    levels, tokens, trophies, heroes, xp, legend = s.levels, s.tokens, s.trophies, s.heroes, s.xp, s.legend
-    life_base, mana_base = s.life_base, s.mana_base
-    for i in range(s.n):
-        # copies of what the row showed when last built, compared piece by piece (C-level, no allocation)
-        seen = cache[i]
-        equip_changed = seen[0] != slots[i] or seen[1] != exhausted[i]
-        if equip_changed:
-            seen[0], seen[1] = list(slots[i]), list(exhausted[i])
-            keys = [c + NUM_CARDS * x if c != NO else -1 for c, x in zip(slots[i], exhausted[i])]
-            np.take(_SLOT_TABLE, keys, axis=0, out=rows[i, _EQUIP:_EQUIP_END].reshape(NUM_SLOTS, SLOT_SIZE))
-        monster = (front[i], markers[i])
-        if seen[2] != monster:
-            seen[2] = monster
-            rows[i, _MONSTER:_MONSTER_END] = _monster_row(*monster)
-        scalars = (heroes[i], xp[i], life_base[i], mana_base[i], legend[i])
-        if (
-            equip_changed
-            or seen[3] != scalars
-            or seen[4] != levels[i]
-            or seen[5] != tokens[i]
-            or seen[6] != challenge
-            or seen[7] != trophies[i]
-        ):
-            seen[3:] = scalars, list(levels[i]), list(tokens[i]), list(challenge), list(trophies[i])
-            _seat_head(s, i, rows[i, :_MONSTER])
-    return rows
+def _draft_round(s, seat: int, out: np.ndarray) -> None:
+    if s.phase == GEAR_UP:
+        out[s.draft_round - 1] = 1.0
 
 
-def _seat_head(s, i: int, out: np.ndarray) -> None:
-    """The head of seat ``i``'s public row P (the fields before the monster in front, the same for every
-    observer), written into ``out``, without the per-call fields (starting, turn, selected, defeated,
-    gold, life, mana: see :func:`encode`)."""
-    ones: list[int] = []
-    idx: list[int] = []
-    val: list[float] = []
-    ones += (0, _HERO + s.heroes[i], _HERO_LEVEL + hero_level(s.xp[i]) - 1)
-    t = _TRACKS
-    tokens = s.tokens[i]
-    idx += (t + 1, t + 3, _XP, _LEGEND, _TOKENS + 6)
-    val += (s.max_life(i) / 10, s.max_mana(i) / 10, s.xp[i] / 40, s.legend[i] / 40, sum(tokens) / 40)
-    levels = s.levels[i]
-    init = _INITIAL[s.heroes[i]]
-    trophies = [0, 0, 0, 0]
+def _turns(s, seat: int, out: np.ndarray) -> None:
+    out[0] = _clip(s.performed / (s.game.options["combat_turn_cap_per_player"] * s.n))
+
+
+def _pile(s, seat: int, out: np.ndarray) -> None:
+    out[0] = _clip(len(s.piles[s.level if s.level < 2 else 2]) / 15)
+
+
+def _faceup(s, seat: int, out: np.ndarray) -> None:
+    if s.faceup >= 0:
+        out[:] = _faceup_row(s.faceup)
+
+
+def _challenge(s, seat: int, out: np.ndarray) -> None:
+    n = s.n
+    for k, h in enumerate(s.challenge):
+        out[k, 0 if h == NO else 1 + (h - seat) % n] = 1.0
+
+
+def _stacks(s, seat: int, out: np.ndarray) -> None:
+    out[:] = _stacks_row(tuple(s.stack_taken))
+
+
+# -- P: the seat rows ----------------------------------------------------------------------------------
+_SEAT_READS = (
+    "n",
+    "start",
+    "turn_seat",
+    "current_player",
+    "defeated",
+    "picks",
+    "heroes",
+    "gold",
+    "life",
+    "mana",
+    "life_base",
+    "mana_base",
+    "xp",
+    "legend",
+    "levels",
+    "tokens",
+    "trophies",
+    "challenge",
+    "front",
+    "markers",
+    "slots",
+    "exhausted",
+)
+#: per player count and observer: the absolute seat shown at each relative place (-1: no seat)
+_ORDERS = {
+    n: tuple(tuple((seat + r) % n if r < n else -1 for r in range(MAX_PLAYERS)) for seat in range(n))
+    for n in range(3, MAX_PLAYERS + 1)
+}
+
+
+def _seat_order(s, seat: int) -> tuple[int, ...]:
+    return _ORDERS[s.n][seat]
+
+
+def _seat_count(s) -> int:
+    return s.n
+
+
+# The row in bands: the flags (the acting seat moves every step), the rest of the head, the monster in
+# front, the equipment, has_picked. Two keys: the seat's status (flags, monster, pick), which changes
+# most steps, and its board (head, equipment); the memo rewrites a key's bands in the rows whose key
+# changed.
+_FLAGS_END = _HERO
+_HEAD_END = _MONSTER
+assert (_STARTING, _TURN, _SELECTED, _DEFEATED, _FLAGS_END) == (1, 2, 3, 4, 5)
+assert _EQUIP == _MONSTER + MB_SIZE and _HAS_PICKED == _EQUIP + NUM_SLOTS * SLOT_SIZE == SEAT_SIZE - 1
+
+#: per player count: per seat s (and -1, the last entry), whether each seat is s
+_IS = {n: tuple(tuple(i == s for i in range(n)) for s in (*range(n), NO)) for n in range(3, MAX_PLAYERS + 1)}
+
+
+def _status_keys(s) -> list[tuple]:
+    """Per seat: starting, turn, selected, defeated, its pick, its monster and markers."""
+    is_seat = _IS[s.n]
+    return list(
+        zip(is_seat[s.start], is_seat[s.turn_seat], is_seat[s.current_player], s.defeated, s.picks, s.front, s.markers)
+    )
+
+
+def _board_keys(s) -> list[tuple]:
+    """Per seat: the board's numbers, skills, trophies, tokens, slots and exhausted cards, and the
+    challenge holders."""
+    return list(
+        zip(
+            s.heroes,
+            s.gold,
+            s.life,
+            s.mana,
+            s.life_base,
+            s.mana_base,
+            s.xp,
+            s.legend,
+            map(tuple, s.levels),
+            map(tuple, s.tokens),
+            map(tuple, s.trophies),
+            map(tuple, s.slots),
+            map(tuple, s.exhausted),
+            repeat(tuple(s.challenge)),
+        )
+    )
+
+
+def _flags(s, i: int, out: np.ndarray) -> None:
+    """present, starting, turn, selected, defeated."""
+    out[0] = 1.0
+    if s.start == i:
+        out[1] = 1.0
+    if s.turn_seat == i:
+        out[2] = 1.0
+    if s.current_player == i:
+        out[3] = 1.0
+    if s.defeated[i]:
+        out[4] = 1.0
+
+
+_HEAD = _HEAD_END - _FLAGS_END
+_PACK_HEAD = struct.Struct(f"{_HEAD}f").pack  # float32 bytes: the same rounding as numpy's cast
+_LIFE_BONUS, _MANA_BONUS = (*LIFE_BONUS, 0), (*MANA_BONUS, 0)  # per card id; index -1 (no card): 0
+#: the hero-level one-hot's place in the head per experience (level 6 from the last threshold on)
+_XP_TOP = XP_THRESHOLDS[-1]
+_LEVEL_AT = tuple(_HERO_LEVEL - _FLAGS_END + hero_level(x) - 1 for x in range(_XP_TOP + 1))
+assert (_ADDED, _TROPHIES) == (_SKILLS + 4, _SKILLS + 8)  # skills, added skills, trophies: 12 floats in a row
+_G, _T, _X, _L, _SK, _AD, _TR, _TK, _CH = (
+    k - _FLAGS_END for k in (_GOLD, _TRACKS, _XP, _LEGEND, _SKILLS, _ADDED, _TROPHIES, _TOKENS, _CHALLENGE)
+)
+
+
+#: k / 8 clipped to 1, for skill levels, added skill cards and trophy counts (never more than the cards)
+_EIGHTHS = tuple(min(k / 8, 1.0) for k in range(NUM_CARDS + 8))
+#: the cards whose equipment raises maximum life or mana
+_BONUS_CARDS = frozenset(c for c in range(NUM_CARDS) if LIFE_BONUS[c] or MANA_BONUS[c])
+
+
+def _head(s, i: int, out: np.ndarray) -> None:
+    """hero ... challenge, assembled as a list of floats and copied once as float32 bytes (numpy
+    converts a list element by element at several times the cost); values clipped to [0, 1] inline
+    (skills, added skills and trophies through _EIGHTHS: counts of cards, never negative)."""
+    hero, xp, tokens, slots = s.heroes[i], s.xp[i], s.tokens[i], s.slots[i]
+    h = [0.0] * _HEAD
+    h[hero] = h[_LEVEL_AT[xp if xp < _XP_TOP else _XP_TOP]] = 1.0
+    life_bonus = mana_bonus = 0
+    if not _BONUS_CARDS.isdisjoint(slots):
+        for c in slots:
+            if c != NO:
+                life_bonus += _LIFE_BONUS[c]
+                mana_bonus += _MANA_BONUS[c]
+    x = s.gold[i] / 30
+    h[_G] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = s.life[i] / 10
+    h[_T] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = min(TRACK_MAX, s.life_base[i] + life_bonus) / 10
+    h[_T + 1] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = s.mana[i] / 10
+    h[_T + 2] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = min(TRACK_MAX, s.mana_base[i] + mana_bonus) / 10
+    h[_T + 3] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = xp / 40
+    h[_X] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    x = s.legend[i] / 40
+    h[_L] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    l0, l1, l2, l3 = s.levels[i]
+    i0, i1, i2, i3 = _INITIAL[hero]
+    t = [0, 0, 0, 0]
     for m in s.trophies[i]:
-        trophies[_MTYPE[m]] += 1
-    for k in range(4):
-        idx += (_SKILLS + k, _ADDED + k, _TROPHIES + k)
-        val += (levels[k] / 8, (levels[k] - init[k]) / 8, trophies[k] / 8)
-        if s.challenge[k] == i:
-            ones.append(_CHALLENGE + k)
-        if tokens[k]:
-            ones.append(_TOKENS + k)
-    if tokens[4]:
-        ones.append(_TOKENS + 4)
-    if tokens[5]:
-        ones.append(_TOKENS + 5)
-    out[:] = 0.0
-    out.put(idx, [x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0) for x in val])
-    out.put(ones, 1.0)
+        t[_MTYPE[m]] += 1
+    e = _EIGHTHS
+    h[_SK : _SK + 12] = (
+        e[l0], e[l1], e[l2], e[l3], e[l0 - i0], e[l1 - i1], e[l2 - i2], e[l3 - i3], e[t[0]], e[t[1]], e[t[2]], e[t[3]]
+    )  # fmt: skip
+    if any(tokens):
+        x = sum(tokens) / 40
+        h[_TK + 6] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+        for k, held in enumerate(tokens):
+            if held:
+                h[_TK + k] = 1.0
+    challenge = s.challenge
+    if i in challenge:
+        for k in range(4):
+            if challenge[k] == i:
+                h[_CH + k] = 1.0
+    out.data.cast("B")[:] = _PACK_HEAD(*h)
 
 
-def _private_blocks(s, seat: int, ones: list, idx: list, val: list) -> None:
-    """V1-V10: the observer's own hand, pick, draft memory and decision context."""
+def _monster(s, i: int, out: np.ndarray) -> None:
+    if s.front[i] != NO:
+        out[:] = _monster_row(s.front[i], s.markers[i])
+
+
+def _equipment(s, i: int, out: np.ndarray) -> None:
+    keys = [c + NUM_CARDS * x if c != NO else -1 for c, x in zip(s.slots[i], s.exhausted[i])]
+    _SLOT_TABLE.take(keys, 0, out.reshape(NUM_SLOTS, SLOT_SIZE), "wrap")  # -1: the last row, zeros
+
+
+def _picked(s, i: int, out: np.ndarray) -> None:
+    if s.picks[i] != NO:
+        out[0] = 1.0
+
+
+_SEAT_BANDS = (
+    Band((0, _FLAGS_END), _flags, _status_keys),
+    Band((_FLAGS_END, _HEAD_END), _head, _board_keys),
+    Band((_MONSTER, _EQUIP), _monster, _status_keys),
+    Band((_EQUIP, _HAS_PICKED), _equipment, _board_keys),
+    Band((_HAS_PICKED, SEAT_SIZE), _picked, _status_keys),
+)
+
+
+# -- V1-V10: what only the observer sees ----------------------------------------------------------------
+def _hand(s, seat: int, out: np.ndarray) -> None:
     hand = s.hands[seat]
     if hand:
-        levels = tuple(s.levels[seat])
-        after = list(levels)  # the skill levels once every owned equipment card is converted
-        for c in s.slots[seat]:
-            if c != NO:
-                after[CARDS[c].skill] += 1
-        after = tuple(after)
-        gold = s.gold[seat]
-        costs = COST_MEMO.get  # cost_of's memo, read inline: the same numbers without two calls per card
-        for k, c in enumerate(hand):
-            a = _OFF["hand"] + k * (1 + CE_SIZE)
-            level, index = _CE[c]
-            ones += (a, a + 1 + level, a + 1 + index)
-            a = _OFF["hand_costs"] + 3 * k
-            cost = costs((c, levels))
-            if cost is None:
-                cost = cost_of(c, levels)
-            idx.append(a)
-            val.append(cost / 12)
-            if gold >= cost and draft.target_slot(s, seat, c) != NO:  # = buy_legal_now
-                ones.append(a + 1)
-            cost = costs((c, after))
-            if gold >= (cost_of(c, after) if cost is None else cost):  # = buy_legal_after_conversions
-                ones.append(a + 2)
+        _HAND_TABLE.take(hand, 0, out[: len(hand)], "clip")
+
+
+def _hand_costs_key(s, seat: int) -> tuple:
+    return (s.gold[seat], *s.levels[seat], *s.slots[seat], *s.hands[seat])
+
+
+def _hand_costs(s, seat: int, out: np.ndarray) -> None:
+    hand = s.hands[seat]
+    if not hand:
+        return
+    levels = tuple(s.levels[seat])
+    after = list(levels)  # the skill levels once every owned equipment card is converted
+    for c in s.slots[seat]:
+        if c != NO:
+            after[CARDS[c].skill] += 1
+    after = tuple(after)
+    gold = s.gold[seat]
+    costs = COST_MEMO.get  # cost_of's memo, read inline: the same numbers without two calls per card
+    idx: list[int] = []
+    val: list[float] = []
+    ones: list[int] = []
+    for k, c in enumerate(hand):
+        a = 3 * k
+        cost = costs((c, levels))
+        if cost is None:
+            cost = cost_of(c, levels)
+        idx.append(a)
+        val.append(_clip(cost / 12))
+        if gold >= cost and draft.target_slot(s, seat, c) != NO:  # = buy_legal_now
+            ones.append(a + 1)
+        cost = costs((c, after))
+        if gold >= (cost_of(c, after) if cost is None else cost):  # = buy_legal_after_conversions
+            ones.append(a + 2)
+    out.put(idx, val)
+    if ones:
+        out.put(ones, 1.0)
+
+
+def _pick_key(s, seat: int) -> tuple:
+    return (s.picks[seat], *s.levels[seat])
+
+
+def _pick(s, seat: int, out: np.ndarray) -> None:
     pick = s.picks[seat]
     if pick != NO:
-        a = _OFF["pick"]
         level, index = _CE[pick]
-        ones += (a, a + 1 + level, a + 1 + index)
-        idx.append(a + 1 + CE_SIZE)
-        val.append(cost_of(pick, tuple(s.levels[seat])) / 12)
-    mine = s.current_player == seat
-    if mine and s.conversions:
-        idx.append(_OFF["conversions"])
-        val.append(s.conversions / 12)
-    memory_at = _MEMORY_AT[min(s.level, 2)]
-    for c in s.seen[seat]:
-        at = memory_at[c]
-        if at >= 0:
-            ones.append(at)
+        out[0] = 1.0
+        out[1 + level] = 1.0
+        out[1 + index] = 1.0
+        out[1 + CE_SIZE] = _clip(cost_of(pick, s.levels[seat]) / 12)
+
+
+def _conversions(s, seat: int, out: np.ndarray) -> None:
+    if s.current_player == seat and s.conversions:
+        out[0] = _clip(s.conversions / 12)
+
+
+def _memory_key(s, seat: int) -> tuple:
+    return (s.level, *s.seen[seat])
+
+
+def _draft_memory(s, seat: int, out: np.ndarray) -> None:
+    memory_at = _MEMORY_AT[s.level if s.level < 2 else 2]
+    ones = [at for at in (memory_at[c] for c in s.seen[seat]) if at >= 0]
+    if ones:
+        out.put(ones, 1.0)
+
+
+def _attack_key(s, seat: int) -> tuple | None:
+    atk = s.atk
+    if atk is None or s.current_player != seat or s.front[seat] == NO:
+        return None
+    used = atk["used"]
+    return (
+        atk["weapon"],
+        s.front[seat],
+        s.markers[seat],
+        len(used),
+        *used,
+        *atk["fors"],
+        *s.levels[seat],
+        *s.slots[seat],
+    )
+
+
+def _attack(s, seat: int, out: np.ndarray) -> None:
+    atk, front = s.atk, s.front[seat]
+    if atk is None or s.current_player != seat or front == NO:
+        return
+    w = atk["weapon"]
+    for slot in atk["used"]:
+        out[4 + slot] = 1.0
+    for slot, count in enumerate(atk["fors"]):
+        if count:
+            out[16 + slot] = _clip(count / 5)
+    if w != NO:
+        out[w] = 1.0
+        d = combat.attack_damage(s, seat)
+        dealt = combat.dealt(front, d)
+        out[28:33] = [_clip(d[0] / 20), _clip(d[1] / 20), _clip(d[2] / 20), _clip(d[3] / 20), _clip(dealt / 20)]
+        if s.markers[seat] + dealt >= CARDS[front].life:
+            out[33] = 1.0
+
+
+def _weapons_key(s, seat: int) -> tuple | None:
     front = s.front[seat]
-    if s.atk is not None and mine and front != NO:
-        a = _OFF["attack"]
-        w = s.atk["weapon"]
-        for slot in s.atk["used"]:
-            ones.append(a + 4 + slot)
-        for slot, count in enumerate(s.atk["fors"]):
-            if count:
-                idx.append(a + 16 + slot)
-                val.append(count / 5)
-        if w != NO:
-            ones.append(a + w)
-            d = combat.attack_damage(s, seat)
-            dealt = combat.dealt(front, d)
-            idx += (a + 28, a + 29, a + 30, a + 31, a + 32)
-            val += (d[0] / 20, d[1] / 20, d[2] / 20, d[3] / 20, dealt / 20)
-            if s.markers[seat] + dealt >= CARDS[front].life:
-                ones.append(a + 33)
-    if front != NO:
-        a = _OFF["weapon_options"]
-        slots = s.slots[seat]
-        for w in range(3):
-            if slots[w] != NO:
-                idx.append(a + w)
-                val.append(_weapon_dealt(s, seat, w, front) / 20)
-        if slots[0] == NO and slots[1] == NO and slots[2] == NO:
-            idx.append(a + 3)  # unarmed is an option only without weapons
-            val.append(_UNARMED_DEALT[front])
+    if front == NO:
+        return None
+    slots = s.slots[seat]
+    return (front, slots[0], slots[1], slots[2], *s.levels[seat])
+
+
+def _weapon_options(s, seat: int, out: np.ndarray) -> None:
+    front = s.front[seat]
+    if front == NO:
+        return
+    slots = s.slots[seat]
+    for w in range(3):
+        if slots[w] != NO:
+            out[w] = _clip(_weapon_dealt(s, seat, w, front) / 20)
+    if slots[0] == NO and slots[1] == NO and slots[2] == NO:
+        out[3] = _clip(_UNARMED_DEALT[front])  # unarmed is an option only without weapons
+
+
+def _defence_key(s, seat: int) -> tuple | None:
     ev = s.ev
-    if ev is not None and ev["seat"] == seat:
-        a = _OFF["defence"]
-        rest = combat.remaining_damage(s, seat, ev["inc"], ev["used"])
-        idx += (a, a + 1, a + 2, a + 3)
-        val += (rest[0] / 10, rest[1] / 10, rest[2] / 10, rest[3] / 10)
-        for slot in ev["used"]:
-            ones.append(a + 4 + slot)
-        ones.append(a + 16 + ev["source"])
-    if mine and s.pending_rewards:
-        idx.append(_OFF["rewards"])
-        val.append(s.pending_rewards / 5)
-    if mine and s.exh_kinds:
+    if ev is None or ev["seat"] != seat:
+        return None
+    used = ev["used"]
+    return (ev["source"], len(used), *used, *ev["inc"], *s.levels[seat], *s.slots[seat])
+
+
+def _defence(s, seat: int, out: np.ndarray) -> None:
+    ev = s.ev
+    if ev is None or ev["seat"] != seat:
+        return
+    rest = combat.remaining_damage(s, seat, ev["inc"], ev["used"])
+    out[:4] = [_clip(rest[0] / 10), _clip(rest[1] / 10), _clip(rest[2] / 10), _clip(rest[3] / 10)]
+    for slot in ev["used"]:
+        out[4 + slot] = 1.0
+    out[16 + ev["source"]] = 1.0
+
+
+def _rewards(s, seat: int, out: np.ndarray) -> None:
+    if s.current_player == seat and s.pending_rewards:
+        out[0] = _clip(s.pending_rewards / 5)
+
+
+def _exhaust_kinds(s, seat: int, out: np.ndarray) -> None:
+    if s.current_player == seat and s.exh_kinds:
         for k, kind in enumerate(_EXH_KINDS):
             if kind in s.exh_kinds:
-                ones.append(_OFF["exhaust_kinds"] + k)
+                out[k] = 1.0
+
+
+# -- keys -------------------------------------------------------------------------------------------
+# Small blocks that change together share one key function: the memo checks it with one call and
+# rewrites the blocks of a key together (a key check costs about as much as writing a few floats).
+def _level_key(s, seat: int) -> int:  # G1, G2 (the player count is fixed for a state)
+    return s.level
+
+
+def _round_key(s, seat: int) -> tuple:  # G3, G5
+    return (s.phase, s.draft_round)
+
+
+def _combat_table_key(s, seat: int) -> tuple:  # G6, G7, G8
+    return (s.performed, len(s.piles[s.level if s.level < 2 else 2]), s.faceup)
+
+
+def _trophies_key(s, seat: int) -> tuple:  # G9, G10
+    return (*s.challenge, *s.stack_taken)
+
+
+def _context_key(s, seat: int) -> tuple | None:  # V4, V9, V10: only while the observer decides
+    if s.current_player != seat:
+        return None
+    return (s.conversions, s.pending_rewards, *s.exh_kinds)
+
+
+# The table blocks G1-G10 are the same for every observer but G9 (relative holders); each is a few floats
+# that the memo writes into each observer's vector on its key (declaring them shared would add a copy).
+OBSERVATION_LAYOUT = ObservationLayout(
+    [
+        Block("players", 3, "G1: number of players one-hot (3, 4, 5)", _players, ("n",), key=_level_key),
+        Block(
+            "level",
+            3,
+            "G2: level one-hot (Ruins, Caves, Demon Fortress)",
+            _level,
+            ("level",),
+            key=_level_key,
+        ),
+        Block(
+            "phase",
+            3,
+            "G3: phase one-hot (gear-up, combat, final round)",
+            _phase,
+            ("phase",),
+            key=_round_key,
+        ),
+        Block(
+            "decision",
+            14,
+            "G4: kind of the open decision one-hot (docs 6.2)",
+            _decision,
+            ("decision",),
+            key=lambda s, seat: s.decision,
+        ),
+        Block(
+            "draft_round",
+            5,
+            "G5: draft round one-hot",
+            _draft_round,
+            ("phase", "draft_round"),
+            key=_round_key,
+        ),
+        Block(
+            "turns",
+            1,
+            "G6: performed combat turns / turn cap",
+            _turns,
+            ("performed", "n"),
+            key=_combat_table_key,
+        ),
+        Block("pile", 1, "G7: monster pile size / 15", _pile, ("level", "piles"), key=_combat_table_key),
+        Block("faceup", MB_SIZE, "G8: face-up monster (MB)", _faceup, ("faceup",), key=_combat_table_key),
+        Block(
+            "challenge",
+            (4, 6),
+            "G9: per challenge trophy (A, H, D, U): holder one-hot over centre, r = 0..4",
+            _challenge,
+            ("challenge", "n"),
+            key=_trophies_key,
+        ),
+        Block(
+            "stacks",
+            (6, 2),
+            "G10: per token stack T1..T6: tokens left / 4, next value / 10",
+            _stacks,
+            ("stack_taken",),
+            key=_trophies_key,
+        ),
+        Rows(
+            "seats",
+            (MAX_PLAYERS, SEAT_SIZE),
+            "P: per relative seat, fields below",
+            encode_row=None,
+            key_row=None,
+            order=_seat_order,
+            count=_seat_count,
+            reads=_SEAT_READS,
+            bands=_SEAT_BANDS,
+        ),
+        Block(
+            "hand",
+            (HAND_SIZE, 1 + CE_SIZE),
+            "V1: own hand, per position: present + CE",
+            _hand,
+            ("hands",),
+            key=_hand_costs_key,
+        ),
+        Block(
+            "hand_costs",
+            (HAND_SIZE, 3),
+            "V2: per hand position: my cost / 12, BUY legal now, BUY legal after conversions",
+            _hand_costs,
+            ("hands", "levels", "slots", "gold"),
+            key=_hand_costs_key,
+        ),
+        Block(
+            "pick",
+            1 + CE_SIZE + 1,
+            "V3: own current pick: present + CE + my cost / 12",
+            _pick,
+            ("picks", "levels"),
+            key=_pick_key,
+        ),
+        Block(
+            "conversions",
+            1,
+            "V4: conversions made in the current placement / 12",
+            _conversions,
+            ("current_player", "conversions"),
+            key=_context_key,
+        ),
+        Block(
+            "draft_memory",
+            30,
+            "V5: current-level cards seen in my hands this gear-up and not yet revealed",
+            _draft_memory,
+            ("level", "seen"),
+            key=_memory_key,
+        ),
+        Block(
+            "attack",
+            34,
+            "V6: my attack: weapon one-hot (mel, rng, mag, unarmed) 4, used per slot 12, FOR activations "
+            "per slot / 5 12, damage per type before modifiers / 20 4, projected dealt / 20, projected kill",
+            _attack,
+            ("atk", "current_player", "front", "markers", "levels", "slots"),
+            key=_attack_key,
+        ),
+        Block(
+            "weapon_options",
+            4,
+            "V7: projected damage of each weapon option (mel, rng, mag; unarmed when I own none) vs my monster, "
+            "no boosts or mana, / 20",
+            _weapon_options,
+            ("front", "slots", "levels"),
+            key=_weapons_key,
+        ),
+        Block(
+            "defence",
+            19,
+            "V8: my damage event: remaining incoming per type / 10 4, used per slot 12, source one-hot "
+            "(my monster, ALL effect, charge) 3",
+            _defence,
+            ("ev", "levels", "slots"),
+            key=_defence_key,
+        ),
+        Block(
+            "rewards",
+            1,
+            "V9: my pending level-up rewards / 5",
+            _rewards,
+            ("current_player", "pending_rewards"),
+            key=_context_key,
+        ),
+        Block(
+            "exhaust_kinds",
+            4,
+            "V10: kinds my pending charge-exhaust allows: scroll, folio, trinket, helmet",
+            _exhaust_kinds,
+            ("current_player", "exh_kinds"),
+            key=_context_key,
+        ),
+    ],
+    low=0.0,
+    high=1.0,
+)
+assert OBSERVATION_LAYOUT.size == 2907, OBSERVATION_LAYOUT.size
+assert SEAT_SIZE == 493

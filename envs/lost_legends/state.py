@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import Outcome, State, check_seat, check_state_header
+from envs.core.game import Outcome, State, check_state_header
 from envs.lost_legends import actions as A
 from envs.lost_legends import combat, draft, text
 from envs.lost_legends.common import (
@@ -138,9 +138,6 @@ class LostLegendsState(State):
         self.truncated = False
         self._rewards = [0.0] * n  # of the last apply
         self._mask: np.ndarray | None = None  # legal_mask() of the open decision, until the next apply
-        # The observation's seat-row cache (envs.lost_legends.observation): signatures and rows.
-        self._row_cache: list | None = None
-        self._row_matrix: np.ndarray | None = None
 
     @classmethod
     def new(cls, game: LostLegendsGame, seed: int | None) -> LostLegendsState:
@@ -394,10 +391,7 @@ class LostLegendsState(State):
             return [0.0] * self.n
         return final_returns(self, self.game.options["reward_scheme"])
 
-    # -- observation and text -----------------------------------------------------------------------
-    def observe(self, seat: int) -> np.ndarray:
-        return self.game.encode(self, check_seat(self, seat))
-
+    # -- observation and text (observe: the core's, through OBSERVATION_LAYOUT's memo) ---------------
     def describe_action(self, action: int) -> str:
         return text.describe_action(self, action)
 

@@ -1,4 +1,4 @@
-"""A plain, uncached reference of the Lost Legends observation, to check the optimised encoder.
+"""A plain, uncached reference of the Lost Legends observation, independent of the game's block encoders.
 
 :func:`documented` writes every block at the offsets of the layout table (docs 5.3), element by
 element, from the rules' own queries (``cost``, ``buy_legal_now``, ``attack_damage``...), with no

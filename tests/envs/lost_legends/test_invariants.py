@@ -439,14 +439,14 @@ def test_observation_and_end_checks_can_fail(game_states, monkeypatch):
     s = game_states[-1].clone()
     check = Checker(s)
     check.end(s, 10)
-    good = s.game.encode
-    monkeypatch.setattr(s.game, "encode", lambda st, seat: good(st, seat) * 2)
+    good = s.observe
+    monkeypatch.setattr(s, "observe", lambda seat: good(seat) * 2)
     with pytest.raises(AssertionError, match="observation out of"):
         check.sampled(s)
-    monkeypatch.setattr(s.game, "encode", lambda st, seat: good(st, seat)[:-1])
+    monkeypatch.setattr(s, "observe", lambda seat: good(seat)[:-1])
     with pytest.raises(AssertionError, match="observation shape"):
         check.sampled(s)
-    monkeypatch.setattr(s.game, "encode", good)
+    monkeypatch.setattr(s, "observe", good)
     for corrupt, message in [
         (lambda t: setattr(t, "level_ends", 2), "3 level ends"),
         (lambda t: monkeypatch.setattr(t, "winners", lambda: []), "winners"),

@@ -1,7 +1,9 @@
-"""The optimised observation encoder (per-seat row cache on the state, memoised costs and weapon
-projections) against a fresh state and against a plain, uncached reference encoder, at every step
-of random games (tests/envs/lost_legends/reference_observation.py). Observations must stay
-bit-identical: bots are trained on them."""
+"""The observation through the core memo (``State.observe``: each block and seat row rewritten only
+when its key changes, memoised costs and weapon projections) against a fresh state and against a
+plain reference written element by element from the documented layout, at every step of random
+games (tests/envs/lost_legends/reference_observation.py). Observations must stay bit-identical: bots
+are trained on them. (The kit's check_observation_memo compares the memo with the layout's own
+``encode_plain`` and checks each block's declared reads.)"""
 
 from __future__ import annotations
 
