@@ -88,6 +88,24 @@ JSON_FIELDS = (
 JSON_DEFAULTS = {"used_in_deck": [], "hand_up": True}
 
 
+def _fury_by_race(prims) -> list[int]:
+    """FURY primitives ``(kind, race, n)`` summed by race: Human, Elf, Dwarf, Any (index ANY_RACE = -1)."""
+    out = [0, 0, 0, 0]
+    for _, race, n in prims:
+        out[race] += n
+    return out
+
+
+# fortress_damages(): the FURY of each Threat level of each Adversary and of each Plan by race; each
+# Invader's aura as (race, n); its race; its printed damage minus its own aura's share (an aura never
+# affects its own Invader)
+_THREAT_FURY = [[_fury_by_race(level) for level in a.threat_fury] for a in ADVERSARIES]
+_PLAN_FURY = [[(race, n) for _, race, n in plan.fury] for plan in PLANS]
+_AURA = [[(race, n) for _, race, n in inv.aura] for inv in INVADERS]
+_RACE = [inv.race for inv in INVADERS]
+_OWN_DAMAGE = [inv.damage - sum(n for _, race, n in inv.aura if race in (ANY_RACE, inv.race)) for inv in INVADERS]
+
+
 class Player:
     """One seat's cards. Decks and piles are lists with the top at the end."""
 
@@ -313,29 +331,15 @@ class HeroesAndMonstersState(State):
 
     def fortress_damages(self) -> list[int]:
         """:meth:`fortress_damage` of every column at once (0 for an empty column)."""
-        bonus = [0, 0, 0, 0]  # Human, Elf, Dwarf, Any (index ANY_RACE = -1)
-        furies = ADVERSARIES[self.adversary].threat_fury[self.threat() - 1]
+        fury = list(_THREAT_FURY[self.adversary][self.threat() - 1])  # by race: Human, Elf, Dwarf, Any (-1)
         if self.plan >= 0:
-            furies = furies + PLANS[self.plan].fury
-        for _, race, n in furies:
-            bonus[race] += n
-        auras = [0, 0, 0, 0]
+            for race, n in _PLAN_FURY[self.plan]:
+                fury[race] += n
         for iid in self.field:
             if iid >= 0:
-                for _, race, n in INVADERS[iid].aura:
-                    auras[race] += n
-        out = []
-        for iid in self.field:
-            if iid < 0:
-                out.append(0)
-                continue
-            inv = INVADERS[iid]
-            d = inv.damage + bonus[ANY_RACE] + bonus[inv.race] + auras[ANY_RACE] + auras[inv.race]
-            for _, race, n in inv.aura:  # an aura never affects its own Invader
-                if race in (ANY_RACE, inv.race):
-                    d -= n
-            out.append(d)
-        return out
+                for race, n in _AURA[iid]:
+                    fury[race] += n
+        return [_OWN_DAMAGE[iid] + fury[ANY_RACE] + fury[_RACE[iid]] if iid >= 0 else 0 for iid in self.field]
 
     def plan_required(self) -> int:
         return PLANS[self.plan].required[self.n - 1] if self.plan >= 0 else 0
