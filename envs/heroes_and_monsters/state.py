@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import Outcome, State, check_seat
+from envs.core.game import Outcome, State
 from envs.heroes_and_monsters import combat, text, turn
 from envs.heroes_and_monsters import content as C
 from envs.heroes_and_monsters.actions import LAYOUT, NUM_ACTIONS
 from envs.heroes_and_monsters.content import ADVERSARIES, ANY_RACE, CARDS, INVADERS, PLANS
 from envs.heroes_and_monsters.effects import END_REASONS, TERMINAL_RESULTS, GameOver
-from envs.heroes_and_monsters.observation import encode
 from envs.heroes_and_monsters.turn import PHASES, RECRUIT
 
 if TYPE_CHECKING:
@@ -200,11 +199,10 @@ class HeroesAndMonstersState(State):
         self.result: str | None = None  # None while the game runs, else a key of effects.END_REASONS
         self.steps = 0  # decisions played
         self.total = 0.0  # the sum of every step's reward
-        # not in the JSON form: this step's results and caches
+        # not in the JSON form: this step's results and the mask's cache (the observation memo: _obs_memo)
         self._rewards = [0.0] * self.n  # the reward of every seat from the last apply
         self.shaping = 0.0  # this step's shaped reward so far (effects.shape)
         self._mask: np.ndarray | None = None  # legal_mask() of the decision now, once computed
-        self.obs_cache = None  # the observation encoder's reusable blocks (observation.EncoderCache)
 
     # -- legality and applying actions -------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
@@ -235,15 +233,12 @@ class HeroesAndMonstersState(State):
         self.total += value
         self._rewards = [value] * self.n
 
-    # -- words and the observation -----------------------------------------------------------------------
+    # -- words (the observation is the core State.observe: observation.OBSERVATION_LAYOUT.encode) -------
     def describe_action(self, action: int) -> str:
         return text.describe_action(self, action)
 
     def render(self, seat: int | None = None) -> str:
         return text.render(self, seat)
-
-    def observe(self, seat: int) -> np.ndarray:
-        return encode(self, check_seat(self, seat))
 
     # -- contract: status ------------------------------------------------------------------------
     def is_terminal(self) -> bool:

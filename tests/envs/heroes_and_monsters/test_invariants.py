@@ -47,7 +47,7 @@ and at every game's end; ``check_every_action`` = every ``ALL_ACTIONS_EVERY``-th
 16. Determinism: every ``REPLAY_EVERY``-th game is replayed from its seed and actions: the same
     masks and rewards at every step, the same observations at the deep steps, the same final JSON.
 17. Observation: shape 1924, float32, values in [0, 1], for every seat, and equal to the plain
-    from-scratch encoder ``encode_reference``: deep.
+    from-scratch encoders (``OBSERVATION_LAYOUT.encode_plain``, the memo off): deep.
 
 :func:`test_each_check_can_fail` corrupts real states one way per invariant and asserts that the
 checks raise.
@@ -68,7 +68,7 @@ from envs.heroes_and_monsters.content import ADVERSARIES
 from envs.heroes_and_monsters.effects import END_REASONS, TERMINAL_RESULTS
 from envs.heroes_and_monsters.env import raw_env
 from envs.heroes_and_monsters.game import MAX_STEPS_PER_TURN, HeroesAndMonstersGame
-from envs.heroes_and_monsters.observation import OBSERVATION_LAYOUT, encode_reference
+from envs.heroes_and_monsters.observation import OBSERVATION_LAYOUT
 from envs.heroes_and_monsters.turn import CHOOSE_OVERFLOW, RECRUIT
 
 ADVERSARY_KEYS = ("randall", "sylvaen", "thargrim")
@@ -225,7 +225,7 @@ def check_observation(s, seat: int) -> np.ndarray:
     obs = s.observe(seat)  # 9.17
     assert obs.dtype == np.float32 and obs.shape == (OBSERVATION_LAYOUT.size,) == (1924,)
     assert obs.min() >= 0.0 and obs.max() <= 1.0
-    assert np.array_equal(obs, encode_reference(s, seat))  # the optimised encoder = the plain one
+    assert np.array_equal(obs, OBSERVATION_LAYOUT.encode_plain(s, seat))  # the memo = the plain encoders
     return obs
 
 

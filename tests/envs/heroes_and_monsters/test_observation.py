@@ -1,6 +1,8 @@
-"""The fast observation encoder (``observation.encode``, which reuses the blocks whose inputs did not
-change) gives exactly the vector of the plain from-scratch encoder (``encode_reference``), bit for bit,
-whatever the sequence of states it is asked about."""
+"""The observation through the core memo (``state.observe``: ``OBSERVATION_LAYOUT.encode``, which
+rewrites only the blocks whose keys changed) gives exactly the vector of the same block encoders run
+from scratch (``OBSERVATION_LAYOUT.encode_plain``), bit for bit, whatever the sequence of states it is
+asked about. (The conformance kit's ``check_observation_memo`` checks the same on random games, with
+each block's declared reads.)"""
 
 from __future__ import annotations
 
@@ -10,18 +12,18 @@ import numpy as np
 import pytest
 
 from envs.heroes_and_monsters.game import HeroesAndMonstersGame
-from envs.heroes_and_monsters.observation import encode, encode_reference
+from envs.heroes_and_monsters.observation import OBSERVATION_LAYOUT
 from tests.envs.heroes_and_monsters.builders import cid, position
 
 
 def same(s, seat: int) -> bool:
-    a, b = encode(s, seat), encode_reference(s, seat)
+    a, b = s.observe(seat), OBSERVATION_LAYOUT.encode_plain(s, seat)
     return a.dtype == b.dtype == np.float32 and a.tobytes() == b.tobytes()
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @pytest.mark.parametrize("adversary", ["randall", "sylvaen", "thargrim"])
-def test_fast_encoder_equals_the_plain_one_over_random_games(n, adversary):
+def test_the_memo_equals_the_plain_encoder_over_random_games(n, adversary):
     """As the env asks: the actor after every step; every seat at one step in four (so the cached
     vectors of the other seats lag several steps behind); shaped rewards and options varied."""
     options = {"toughness": 5, "max_rounds": 60} if n == 2 else {}
@@ -43,7 +45,7 @@ def test_fast_encoder_equals_the_plain_one_over_random_games(n, adversary):
 
 
 def test_a_state_changed_in_place_is_encoded_anew():
-    """The cache keys are the state's own values, so edits made outside ``apply`` are seen too."""
+    """The memo's keys are the state's own values, so edits made outside ``apply`` are seen too."""
     s = position(n=2, players={0: {"hand": ["Ghoul", "Root"]}, 1: {"hand": ["Wyvern"]}})
     for seat in range(2):
         assert same(s, seat)
@@ -69,15 +71,16 @@ def test_copies_and_json_round_trips_encode_the_same():
     s = game.new_state(4)
     rng = random.Random(4)
     for _ in range(70):
-        encode(s, s.current_player)
+        s.observe(s.current_player)
         s.apply(rng.choice(np.flatnonzero(s.legal_mask()).tolist()))
     copy = s.clone()
     for seat in range(3):
-        assert encode(copy, seat).tobytes() == encode(s, seat).tobytes() == encode_reference(s, seat).tobytes()
+        plain = OBSERVATION_LAYOUT.encode_plain(s, seat).tobytes()
+        assert copy.observe(seat).tobytes() == s.observe(seat).tobytes() == plain
 
 
 def test_the_returned_vector_is_the_callers_own():
     s = position(n=2)
-    obs = encode(s, 0)
+    obs = s.observe(0)
     obs[:] = 0.5
     assert same(s, 0)

@@ -19,7 +19,7 @@ import pytest
 
 from envs.heroes_and_monsters.env import GAME
 from envs.heroes_and_monsters.heuristic import HeuristicBot, ReferenceBot
-from envs.heroes_and_monsters.observation import encode_reference
+from envs.heroes_and_monsters.observation import OBSERVATION_LAYOUT
 
 CORPUS = Path(__file__).parent / "data" / "replay_corpus.json.gz"
 #: (players, seed, options): seeds >= 100 are played by the bot (10% random moves), the others at random
@@ -51,7 +51,7 @@ def play(n: int, seed: int, options: dict, snapshots: list | None = None) -> dic
     while not s.is_over():
         mask = s.legal_mask()
         choice = int(bot.act_state(s))
-        seen = [_h(s.observe(i)) for i in range(n)] + [_h(encode_reference(s, i)) for i in range(n)]
+        seen = [_h(s.observe(i)) for i in range(n)] + [_h(OBSERVATION_LAYOUT.encode_plain(s, i)) for i in range(n)]
         record = [seen, _h(mask), _h(s.info()), _h(s.to_json()), choice]
         if snapshots is not None and len(steps) in SNAPSHOT_STEPS:
             snapshots.append({"n": n, "options": options, "state": s.to_json()})

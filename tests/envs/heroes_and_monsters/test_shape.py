@@ -10,7 +10,7 @@ from envs.heroes_and_monsters.actions import LAYOUT
 from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 from envs.heroes_and_monsters.state import JSON_FIELDS, RULE_OF_BLOCK, HeroesAndMonstersState
 
-TRANSIENT = {"game", "chance", "n", "players", "_rewards", "shaping", "_mask", "obs_cache"}
+TRANSIENT = {"game", "chance", "n", "players", "_rewards", "shaping", "_mask"}
 
 
 def test_the_state_inherits_only_the_core_state():
