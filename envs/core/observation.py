@@ -230,6 +230,15 @@ class ObservationLayout:
             group[2].append(b)
         self._own_groups = list(groups.values())
         self._shared = [(b, idx) for b, idx in self._plan if b.shared]
+        # shared blocks next to each other are copied into an observer's vector as one run
+        self._runs: list[tuple[int, int]] = []
+        self._run_of: list[int] = []
+        for b, _ in self._shared:
+            if self._runs and self._runs[-1][1] == b.offset:
+                self._runs[-1] = (self._runs[-1][0], b.stop)
+            else:
+                self._runs.append((b.offset, b.stop))
+            self._run_of.append(len(self._runs) - 1)
         self._rows = [b for b in self.blocks if b.rows is not None]
 
     def extended(self, blocks: Sequence[Block | tuple]) -> ObservationLayout:
@@ -276,10 +285,10 @@ class ObservationLayout:
         vec = view.vector
         if self._shared:
             memo.refresh_shared(state, snapshot, seat)
-            seen, versions = view.shared_seen, memo.shared_versions
-            for k, (b, _) in enumerate(self._shared):
+            seen, versions, sources = view.runs_seen, memo.run_versions, memo.run_bytes
+            for k, out in enumerate(view.run_bytes):
                 if seen[k] != versions[k]:
-                    vec[b.offset : b.stop] = memo.vector[b.offset : b.stop]
+                    out[:] = sources[k]
                     seen[k] = versions[k]
         for k, b in enumerate(self._rows):
             table = memo.tables[k]
@@ -379,7 +388,7 @@ def _zeroing(data: memoryview, start: int, stop: int) -> tuple[memoryview, bytes
 class _View:
     """One observer's last vector, its blocks' views into it, and what each was made from."""
 
-    __slots__ = ("vector", "own", "keys", "snapshot", "shared_seen", "rows_seen", "row_outs")
+    __slots__ = ("vector", "own", "keys", "snapshot", "run_bytes", "runs_seen", "rows_seen", "row_outs")
 
     def __init__(self, layout: ObservationLayout):
         self.vector = np.zeros(layout.size, np.float32)
@@ -399,7 +408,8 @@ class _View:
         ]
         self.keys: list[Any] = [_UNSEEN] * len(layout._own_groups)
         self.snapshot: list[bytes] | None = None
-        self.shared_seen = [-1] * len(layout._shared)
+        self.run_bytes = [data[4 * start : 4 * stop] for start, stop in layout._runs]
+        self.runs_seen = [-1] * len(layout._runs)  # the version of each run of shared blocks copied in
         #: per Rows block: (the table's clock, the order, the versions of the rows gathered) last time
         self.rows_seen: list[Any] = [None] * len(layout._rows)
         self.row_outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b in layout._rows]
@@ -480,16 +490,30 @@ class _Memo:
     """What :meth:`ObservationLayout.encode` keeps on a state (``state._obs_memo``, never in its JSON):
     a view per observer, the shared blocks written once for all of them, and the row tables."""
 
-    __slots__ = ("layout", "views", "vector", "outs", "snapshot", "keys", "shared_versions", "tables")
+    __slots__ = ("layout", "views", "vector", "outs", "snapshot", "keys", "run_versions", "run_bytes", "tables")
 
     def __init__(self, layout: ObservationLayout):
         self.layout = layout
         self.views: dict[int, _View] = {}
         self.vector = np.zeros(layout.size, np.float32)
-        self.outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b, _ in layout._shared]
+        data = memoryview(self.vector).cast("B")
+        #: per shared block, resolved once: its key function, its fields' indices, its encoder, its
+        #: view into the vector, its bytes there and zeros of their size, and its run
+        self.outs = [
+            (
+                b.key,
+                idx,
+                b.encode,
+                self.vector[b.offset : b.stop].reshape(b.shape),
+                *_zeroing(data, b.offset, b.stop),
+                layout._run_of[k],
+            )
+            for k, (b, idx) in enumerate(layout._shared)
+        ]
         self.snapshot: list[bytes] | None = None
         self.keys: list[Any] = [_UNSEEN] * len(layout._shared)
-        self.shared_versions = [0] * len(layout._shared)
+        self.run_versions = [0] * len(layout._runs)  # counts the rewrites of a run's blocks
+        self.run_bytes = [data[4 * start : 4 * stop] for start, stop in layout._runs]
         self.tables = [_RowTable(b.rows) for b in layout._rows]
 
     def __reduce__(self) -> tuple:
@@ -498,17 +522,17 @@ class _Memo:
         return _no_memo, ()
 
     def refresh_shared(self, state: Any, snapshot: list[bytes], seat: int) -> None:
-        old = self.snapshot
-        for k, (b, idx) in enumerate(self.layout._shared):
-            if b.key is not None:
-                key = b.key(state, seat)
-                if self.keys[k] is not _UNSEEN and key == self.keys[k]:
+        old, keys, versions = self.snapshot, self.keys, self.run_versions
+        for k, (key_of, idx, encode, out, zero, zeros, run) in enumerate(self.outs):
+            if key_of is not None:
+                key = key_of(state, seat)
+                last = keys[k]
+                if key == last and last is not _UNSEEN:
                     continue
-                self.keys[k] = key
+                keys[k] = key
             elif old is not None and not any(snapshot[i] != old[i] for i in idx):
                 continue
-            out = self.outs[k]
-            out.fill(0.0)
-            b.encode(state, seat, out)
-            self.shared_versions[k] += 1
+            zero[:] = zeros
+            encode(state, seat, out)
+            versions[run] += 1
         self.snapshot = snapshot
