@@ -446,11 +446,16 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
     if rounds:
         summary["dagger"] = rounds
     exit_rows, window = [], []
-    for r in range(1, p.exit_rounds + 1):
-        # the search's prior and value: the network as fitted so far, saved where the search can load it
-        prior = save_checkpoint(
-            model, run_dir / "exit" / f"round_{r - 1}", checkpoint_metadata(cfg, model.num_timesteps, exit_round=r - 1)
+
+    def save_round(r: int) -> Path:
+        # every round's refit is kept (exit/round_R), so each can be evaluated whatever follows it
+        return save_checkpoint(
+            model, run_dir / "exit" / f"round_{r}", checkpoint_metadata(cfg, model.num_timesteps, exit_round=r)
         )
+
+    prior = save_round(0) if p.exit_rounds else None
+    for r in range(1, p.exit_rounds + 1):
+        # the search's prior and value: the network as fitted so far
         teacher = f"search:prior={prior},{p.exit_search}"
         stats: dict[str, float] = {}
         began = time.time()
@@ -463,6 +468,8 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
         row["prior_agreement"] = stats.get("prior_agreement")  # the network's favourite was the search's move
         row["collect_seconds"] = time.time() - began
         row.update(fit(data, r, p.exit_epochs))
+        prior = save_round(r)
+        row["checkpoint"] = str(prior)
         print(
             f"expert iteration {r}: {len(window[-1])} search decisions in {row['collect_seconds']:.0f} s "
             f"(the network's favourite was the search's move on {stats.get('prior_agreement', 0):.1%}), "

@@ -238,6 +238,13 @@ def test_expert_iteration_rounds_search_with_the_network_they_refit(tmp_path):
         prior = tmp_path / "exit" / f"round_{r['round'] - 1}"
         assert r["teacher"] == f"search:prior={prior}.json,sims=4" and prior.with_suffix(".pt").is_file()
         assert r["samples"] > 0 and -1.0 <= r["search_mean_result"] <= 1.0
+        assert r["checkpoint"] == str(tmp_path / "exit" / f"round_{r['round']}.json")
+    # the last round's refit is kept too, and it is the network as the loop left it
+    from training.runtime.checkpoints import load_checkpoint
+
+    weights, _ = load_checkpoint(rounds[-1]["checkpoint"])
+    live = {k: v.detach().numpy() for k, v in model.policy.state_dict().items()}
+    assert weights and all(np.allclose(w, live[k]) for k, w in weights.items())
 
 
 EXIT = ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1"]
