@@ -38,7 +38,6 @@ from envs.core.options import split_options
 from training.runtime.policies import load_policy, seat_actor
 from training.single_agent import resolve_player_counts
 
-
 #: what a search teacher's soft targets are (``collect_teacher_data(target=...)``)
 TARGETS = ("visits", "improved")
 

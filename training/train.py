@@ -459,7 +459,8 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
         teacher = f"search:prior={prior},{p.exit_search}"
         stats: dict[str, float] = {}
         began = time.time()
-        window = [*window, collect(p.exit_games, cfg.run.seed + 104729 * r, stats=stats, teacher=teacher, target=p.exit_target)]
+        seed = cfg.run.seed + 104729 * r
+        window = [*window, collect(p.exit_games, seed, stats=stats, teacher=teacher, target=p.exit_target)]
         window = window[-p.exit_window :]
         data = window[0]
         for part in window[1:]:

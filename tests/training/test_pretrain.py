@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
 
+import envs
 from envs.core.game import play_forced
 from envs.last_heroes.game import LastHeroesGame
 from training.pretrain import clone_into, collect_teacher_data
-import envs
 from training.runtime.policies import HeuristicPolicy, load_policy
 from training.single_agent import SingleAgentEnv
 

@@ -348,7 +348,9 @@ def _block_policies(setup: Setup, block: int) -> list[Policy]:
     return [
         a.policy
         if a.spec.startswith("<object")
-        else load_policy(a.spec, setup.env_id, seed=_derived_seed(setup.seed, 1, i, block), deterministic=setup.deterministic)
+        else load_policy(
+            a.spec, setup.env_id, seed=_derived_seed(setup.seed, 1, i, block), deterministic=setup.deterministic
+        )
         for i, a in enumerate(setup.agents)
     ]
 
@@ -392,7 +394,9 @@ def _play_block_job(job: tuple) -> list[dict[str, Any]]:
     return records, time.perf_counter() - started
 
 
-def play_setups(setups: Sequence[Setup], workers: int = 1, on_done=None, progress: bool = False) -> list[dict[str, Any]]:
+def play_setups(
+    setups: Sequence[Setup], workers: int = 1, on_done=None, progress: bool = False
+) -> list[dict[str, Any]]:
     """Play several tournaments, their blocks spread over ``workers`` processes; the results of
     each, in order. ``on_done(i, results)`` is called as each tournament completes."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:

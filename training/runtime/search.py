@@ -45,7 +45,7 @@ The spec's keys (``python -m training.runtime.search --help`` prints this table 
 | `noise` | `0` | weight of Dirichlet noise on the root prior (self-play exploration) |
 | `alpha` | `0.3` | the Dirichlet noise's concentration |
 | `seed` | the caller's seed | the search's own generator (worlds, playouts, draws) |
-| `prior_temp` | `1` | a checkpoint prior's temperature: its logits / T (T > 1 flattens a near-certain policy so PUCT tries the other moves) |
+| `prior_temp` | `1` | a checkpoint prior's logits / T (T > 1 flattens a near-certain prior: PUCT tries more moves) |
 
 Examples: ``search:prior=shipped,sims=400``, ``search:prior=checkpoints/last_heroes/last_heroes.json,seconds=1``,
 ``search:leaf=heuristic,sims=64``. A checkpoint prior brings its observation options along (its
