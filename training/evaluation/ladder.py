@@ -12,7 +12,7 @@ Rungs (``--rungs``, plus one ``search`` rung per ``--budgets`` and ``--sims`` va
 | `heuristic` | `heuristic` |
 | `network` | the shipped checkpoint (`checkpoints/<game>/<game>.json`) |
 | `search-<B>s` | `search:prior=shipped,seconds=<B>`: PUCT over resampled worlds, the network as prior and value |
-| `search-<N>sims` | `search:prior=shipped,sims=<N>` (``--sims N``): a budget of simulations: plays alike on any machine, may pool across runs; stops once settled |
+| `search-<N>sims` | `search:prior=shipped,sims=<N>` (``--sims N``): alike on any machine, so runs pool |
 
 Every match is a seat-balanced ``training.evaluation.tournament`` tournament on seeds from ``--seed``
 (default 60000, apart from training's and the releases' seeds; every match at one table size plays
