@@ -114,22 +114,35 @@ def _fifths(counts) -> bytes:
 
 
 # -- global (shared) -------------------------------------------------------------------------------
-_PACK_GLOBAL = _packer(32)
+def _global_head(n: int, rnd: int, phase: int, attacks: int) -> bytes:
+    """The first 29 floats: players, round, phase and attacks one-hots, weapon types in play."""
+    v = [0.0] * 29
+    v[n - 2] = v[14 + phase] = v[21 + attacks] = 1.0
+    if rnd:
+        v[3 + rnd] = 1.0
+    v[24 : 24 + n] = [1.0] * n
+    return _f32(v)
+
+
+#: [n][round][phase][attacks this turn, 2 at most]: the first 29 floats of the block
+_GLOBAL_HEAD = {
+    n: [[[_global_head(n, rnd, phase, a) for a in range(3)] for phase in range(7)] for rnd in range(11)]
+    for n in range(2, MAX_PLAYERS + 1)
+}
+_PACK_GLOBAL_TAIL = struct.Struct("3f").pack  # artefacts on pedestals / n, held / n, setup picks / 2
+_WRITE_GLOBAL = _writer(32)
 
 
 def _global(s, seat: int, out: np.ndarray) -> None:
-    n, phase, rnd, attacks = s.n, s.phase, s.round, s.attacks
-    v = [0.0] * 32
-    v[n - 2] = v[14 + phase] = v[21 + (attacks if attacks < 2 else 2)] = 1.0
-    if rnd:
-        v[3 + rnd] = 1.0
-    v[24 : 24 + n] = [1.0] * n  # weapon types in play
+    n, phase, attacks = s.n, s.phase, s.attacks
+    head = _GLOBAL_HEAD[n][s.round][phase][attacks if attacks < 2 else 2]
     if s.game.use_artefacts:
-        v[29] = (MAX_PLAYERS - s.pedestal.count(NO)) / n
-        v[30] = sum(map(len, s.artefacts)) / n
-    if phase == SETUP_PICK:
-        v[31] = s.setup_picks / 2.0
-    _PACK_GLOBAL(out, 0, *v)
+        on_pedestal = (MAX_PLAYERS - s.pedestal.count(NO)) / n
+        held = sum(map(len, s.artefacts)) / n
+    else:
+        on_pedestal = held = 0.0
+    picks = s.setup_picks / 2.0 if phase == SETUP_PICK else 0.0
+    _WRITE_GLOBAL(out, 0, head + _PACK_GLOBAL_TAIL(on_pedestal, held, picks))
 
 
 def _global_key(s, seat: int):
@@ -179,10 +192,7 @@ _MAG = [[bytes(68)] * 4] + [
 
 
 def _mag_slot(kind: int, ammo: int) -> bytes:
-    try:
-        return _MAG[kind + 1][ammo]
-    except IndexError:
-        return _f32([float(j == kind) for j in range(15)] + [ammo / 3.0, float(ammo == 0)])
+    return _f32([float(j == kind) for j in range(15)] + [ammo / 3.0, float(ammo == 0)] if kind != NO else [0.0] * 17)
 
 
 _JOKER = [_f32([float(j == k) for j in range(4)]) for k in range(JOKER_CAP + 1)]
@@ -199,9 +209,14 @@ def _standee_piece(pos: int) -> bytes:
 #: [position + 1]: standee on the battlefield, its column one-hot, on L2 / on L3
 _STANDEE_PIECE = [_standee_piece(pos) for pos in range(-1, 3 * MAX_PLAYERS)]
 _NO_ARTEFACTS = bytes(4 * 2 * NUM_POWERS)
-_PACK_F = struct.Struct("f").pack
 _PACK_ARTEFACTS = struct.Struct(f"{2 * NUM_POWERS}f").pack
-_PACK_POWERS_KILLS = struct.Struct("5f").pack  # loaded per power / 12, kills / 15, VP / 40
+_MINUS_ONE = _f32([-1.0])
+#: the Scoring Wheel / 20 for a wheel of -19..19 (index wheel + 20; beyond: -1 or 1)
+_WHEEL_PIECE = [_f32([w / 20.0]) for w in range(-20, 20)]
+#: loaded weapons per power / 12, kills / 15, VP / 40, clipped to 1
+_TWELFTH_CLIPPED = [_f32([min(k / 12.0, 1.0)]) for k in range(_COUNTS)]
+_FIFTEENTH_CLIPPED = [_f32([min(k / 15.0, 1.0)]) for k in range(_COUNTS)]
+_FORTIETH_CLIPPED = [_f32([min(k / 40.0, 1.0)]) for k in range(4 * _COUNTS)]
 _WRITE_BODY = _writer(SEAT_SIZE - _HAND_SIZE)
 assert (_SLOT0, _JOKERS, _WHEEL, _LOADED, _LOADED_P, _KILLS) == (4, 38, 42, 43, 58, 61)
 assert (_ARTEFACTS, _USABLE, _STANDEE, _KNOWN) == (63, 69, 75, 83)
@@ -210,16 +225,38 @@ assert (_ARTEFACTS, _USABLE, _STANDEE, _KNOWN) == (63, 69, 75, 83)
 def _seat_body(s, r: int, out: np.ndarray) -> None:
     """hand size ... known hand of seat r (r >= n: seat r - n as it sees itself, its whole hand)."""
     n = s.n
-    i = r if r < n else r - n
-    hand, mk, ma = s.hands[i], s.mag_kind[i], s.mag_ammo[i]
-    j, lp = s.jokers[i], s.loaded_power[i]
-    size = sum(hand)
-    x = s.wheel[i] / 20.0
-    wheel = -1.0 if x < -1.0 else (x if x < 1.0 else 1.0)
-    x0, x1, x2 = lp[0] / 12.0, lp[1] / 12.0, lp[2] / 12.0
-    kills = len(s.kills[i]) / 15.0
-    vp = s.vp[i] / 40.0
-    arts = s.artefacts[i]
+    if r >= n:
+        i = r - n
+        hand = s.hands[i]
+        try:
+            known = b"".join(map(_FIFTH.__getitem__, hand))
+        except IndexError:
+            known = _f32([x / 5.0 for x in hand])
+        last = _LAST_BODY
+        if last[0] is s and last[1] == i and last[2] == s._seat_ver[i]:
+            _WRITE_BODY(out, 0, last[3] + known)  # the rest as in row i, just written
+            return
+        _WRITE_BODY(out, 0, _body(s, i) + known)
+        return
+    body = _body(s, r)
+    _LAST_BODY[:] = s, r, s._seat_ver[r], body
+    counts = s.hands[r] if s.game.options["open_hands"] else s.known[r]
+    try:
+        known = b"".join(map(_FIFTH.__getitem__, counts))
+    except IndexError:
+        known = _f32([x / 5.0 for x in counts])
+    _WRITE_BODY(out, 0, body + known)
+
+
+#: the last public row body written: (state, seat, its _seat_ver, the bytes), for the self-row of
+#: the same seat that follows it in the same refresh (rows i and n + i share their key)
+_LAST_BODY: list = [None, -1, -1, b""]
+
+
+def _body(s, i: int) -> bytes:
+    """Seat i's row from hand size to standee (all but the flags and the known cards)."""
+    mk, ma, lp, arts = s.mag_kind[i], s.mag_ammo[i], s.loaded_power[i], s.artefacts[i]
+    j, w = s.jokers[i], s.wheel[i]
     if arts:
         v = [0.0] * (2 * NUM_POWERS)
         tile_state = s.tile_state
@@ -230,31 +267,42 @@ def _seat_body(s, r: int, out: np.ndarray) -> None:
         artefacts = _PACK_ARTEFACTS(*v)
     else:
         artefacts = _NO_ARTEFACTS
-    known = hand if r >= n or s.game.options["open_hands"] else s.known[i]
-    _WRITE_BODY(
-        out,
-        0,
-        b"".join(
+    try:
+        return b"".join(
             (
-                _TWELFTH[size] if size < _COUNTS else _f32([size / 12.0]),
+                _TWELFTH[sum(s.hands[i])],
+                _MAG[mk[0] + 1][ma[0]],
+                _MAG[mk[1] + 1][ma[1]],
+                _JOKER[j if j < JOKER_CAP else JOKER_CAP],
+                _WHEEL_PIECE[w + 20] if -20 < w < 20 else (_ONE if w > 0 else _MINUS_ONE),
+                *map(_FIFTH.__getitem__, s.loaded[i]),
+                _TWELFTH_CLIPPED[lp[0]],
+                _TWELFTH_CLIPPED[lp[1]],
+                _TWELFTH_CLIPPED[lp[2]],
+                _FIFTEENTH_CLIPPED[len(s.kills[i])],
+                _FORTIETH_CLIPPED[s.vp[i]],
+                artefacts,
+                _STANDEE_PIECE[s.standee[i] + 1],
+            )
+        )
+    except IndexError:  # a count beyond the tables (a hand-made position)
+        x = w / 20.0
+        x0, x1, x2 = lp[0] / 12.0, lp[1] / 12.0, lp[2] / 12.0
+        kills = len(s.kills[i]) / 15.0
+        vp = s.vp[i] / 40.0
+        return b"".join(
+            (
+                _f32([sum(s.hands[i]) / 12.0]),
                 _mag_slot(mk[0], ma[0]),
                 _mag_slot(mk[1], ma[1]),
                 _JOKER[j if j < JOKER_CAP else JOKER_CAP],
-                _PACK_F(wheel),
+                _f32([-1.0 if x < -1.0 else (x if x < 1.0 else 1.0)]),
                 _fifths(s.loaded[i]),
-                _PACK_POWERS_KILLS(
-                    x0 if x0 < 1.0 else 1.0,
-                    x1 if x1 < 1.0 else 1.0,
-                    x2 if x2 < 1.0 else 1.0,
-                    kills if kills < 1.0 else 1.0,
-                    vp if vp < 1.0 else 1.0,
-                ),
+                _f32([min(x0, 1.0), min(x1, 1.0), min(x2, 1.0), min(kills, 1.0), min(vp, 1.0)]),
                 artefacts,
                 _STANDEE_PIECE[s.standee[i] + 1],
-                _fifths(known),
             )
-        ),
-    )
+        )
 
 
 def _seat_keys(s) -> list:
@@ -397,17 +445,26 @@ def _decks_key(s, seat: int):
 
 
 # -- cards: the discard pile, the cards in the opponents' hands (own) ------------------------------
-_PACK_CARDS = _packer(2 * NUM_KINDS)
+
+
+#: k / 5 clipped to 1 (the discard pile, the opponents' cards)
+_FIFTH_CLIPPED = [_f32([k / 5.0 if k < 5 else 1.0]) for k in range(_COUNTS)]
+_ZERO = _f32([0.0])
+_WRITE_CARDS = _writer(2 * NUM_KINDS)
 
 
 def _cards(s, seat: int, out: np.ndarray) -> None:
-    v = [x / 5.0 if x < 5 else 1.0 for x in s.discard]
-    v += [0.0] * NUM_KINDS
     total, hand = s._hand_tot, s.hands[seat]  # _hand_tot: the cards of each kind in all hands together
+    clipped = _FIFTH_CLIPPED
+    try:
+        parts = list(map(clipped.__getitem__, s.discard))
+    except IndexError:
+        parts = [clipped[x] if x < _COUNTS else _ONE for x in s.discard]
+    others = [_ZERO] * NUM_KINDS
     for k in s.game.kinds_in_play:
         x = total[k] - hand[k]
-        v[NUM_KINDS + k] = x / 5.0 if x < 5 else 1.0
-    _PACK_CARDS(out, 0, *v)
+        others[k] = clipped[x] if x < _COUNTS else _ONE
+    _WRITE_CARDS(out, 0, b"".join(parts + others))
 
 
 def _cards_key(s, seat: int):
@@ -459,7 +516,7 @@ def _tiles_key(s, seat: int):
 
 # -- the layout ------------------------------------------------------------------------------------
 _ROW_READS = ("current_player", "first", "hands", "known", "mag_kind", "mag_ammo", "jokers", "wheel", "loaded")
-_ROW_READS += ("loaded_power", "kills", "vp", "artefacts", "tile_state", "standee")
+_ROW_READS += ("loaded_power", "kills", "vp", "artefacts", "tile_state", "standee", "_seat_ver")
 OBSERVATION_LAYOUT = ObservationLayout(
     [
         Block(
