@@ -330,13 +330,13 @@ def _seat_rows(s) -> int:
 _STANDEE_OWNER = SLOT["standee_owner"]
 
 
-class _ColumnTable:
-    """Per game: a battlefield column's float32 bytes (what every observer sees of it) by (pedestal,
-    monsters, permanent breaches, covers by a standee), built on first use. Pure functions of the
-    game's content: an entry is never stale."""
+class _GameTables:
+    """Per game, a pure function of its content (so an entry is never stale): a battlefield column's
+    float32 bytes (what every observer sees of it) by (pedestal, monsters, permanent breaches, covers
+    by a standee), built on first use."""
 
     __slots__ = ("game", "bytes")
-    CAP = 1 << 15  # entries; a table that fills up is cleared
+    CAP = 1 << 15  # column entries; a table that fills up is cleared
 
     def __init__(self, game):
         self.game = game
@@ -379,7 +379,21 @@ class _ColumnTable:
         return data
 
 
-_COLUMN_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: id(game) -> (a weak reference to the game, its tables); an entry leaves with its game
+_GAME_TABLES: dict[int, tuple[weakref.ref, _GameTables]] = {}
+
+
+def _tables(game) -> _GameTables:
+    """The game's tables (a plain dict by id: a WeakKeyDictionary lookup costs as much as a block)."""
+    entry = _GAME_TABLES.get(id(game))
+    if entry is not None and entry[0]() is game:
+        return entry[1]
+    key = id(game)
+    tables = _GameTables(game)
+    _GAME_TABLES[key] = (weakref.ref(game, lambda _, key=key: _GAME_TABLES.pop(key, None)), tables)
+    return tables
+
+
 _WRITE_COLUMNS = {n: _writer(n * COLUMN_SIZE) for n in range(2, MAX_PLAYERS + 1)}
 #: byte offsets, in the columns block, of the "could kill it now" flag of slot 3 * column + level
 _KILL_BYTE = tuple(
@@ -391,9 +405,7 @@ assert SLOT["can_kill_impact"] == SLOT["can_kill"] + 1 and MAX_PLAYERS == 5 and 
 def _columns(s, seat: int, out: np.ndarray) -> None:
     n = s.n
     game = s.game
-    table = _COLUMN_TABLES.get(game)
-    if table is None:
-        table = _COLUMN_TABLES[game] = _ColumnTable(game)
+    table = _tables(game)
     known, build = table.bytes, table.build
     board, permanent, standee_on, pedestal = s.board, s.permanent, s.standee_on, s.pedestal
     parts = []
