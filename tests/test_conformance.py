@@ -363,6 +363,95 @@ def test_blocks_naming_one_key_function_share_one_call_and_are_rewritten_togethe
     kit.check_observation_memo(game_cls, 2, games=3)
 
 
+#: per observer seat, the absolute seat shown at each relative place (4 places, the toy's 1-4 seats)
+_SEAT_FRAMES = [np.array([(seat + p) % 4 for p in range(4)]) for seat in range(4)]
+
+
+def _framed_layout(written, key=None, frame=None, encode=None):
+    """The toy's layout with a framed shared block "acting" right after "counter" (one run): the
+    acting seat one-hot written once in the absolute frame (counted), each observer's places
+    gathered through ``_SEAT_FRAMES``."""
+
+    def acting(s, seat, out):
+        written.append(seat)
+        out[s.current_player] = 1.0
+
+    block = Block(
+        "acting",
+        4,
+        "the acting seat, per relative place",
+        encode or acting,
+        reads=("current_player",),
+        shared=True,
+        key=key,
+        frame=frame or (lambda s, seat: _SEAT_FRAMES[seat]),
+    )
+    specs = [b.spec() for b in OBS.blocks]
+    return specs[:1] + [block] + specs[1:]
+
+
+def test_a_framed_block_is_written_once_and_gathered_into_each_observers_frame():
+    written = []
+    game_cls = _relay_with_layout(_framed_layout(written))
+    state = game_cls(num_players=3).new_state(0)
+    layout = state.game.observation_layout
+    acting = layout.slice("acting")
+    state.current_player = 2
+    seen = {seat: state.observe(seat)[acting] for seat in range(3)}
+    assert len(written) == 1  # one absolute block for the three observers
+    # observer s shows at place p the seat (s + p) mod 4: seat 2 acts at place 2, 1 and 0
+    assert [int(np.argmax(seen[seat])) for seat in range(3)] == [2, 1, 0]
+    state.current_player = 1  # observers 1 and 2 away while it changes; observer 0 sees it first
+    assert int(np.argmax(state.observe(0)[acting])) == 1 and len(written) == 2
+    state.current_player = 0  # and again: observers 1 and 2 missed two versions
+    assert int(np.argmax(state.observe(0)[acting])) == 0 and len(written) == 3
+    memo = {seat: state.observe(seat) for seat in (1, 2)}  # no rewrite, but a gather of the new version
+    assert len(written) == 3 and [int(np.argmax(memo[seat][acting])) for seat in (1, 2)] == [3, 2]
+    state.counter += 1  # a neighbour in the same run changes: gathered as it stands, unpermuted
+    memo = {seat: state.observe(seat) for seat in range(3)}
+    assert len(written) == 3
+    assert all(np.array_equal(memo[seat], layout.encode_plain(state, seat)) for seat in range(3))
+    kit.check_observation_memo(game_cls, 3, games=3)
+    kit.check_observation_memo(game_cls, 4, games=2)
+
+
+def test_a_framed_block_refreshes_on_its_key_and_shares_one_key_call_with_its_group():
+    written, calls = [], []
+
+    def key(s, seat):
+        calls.append(seat)
+        return (s.current_player, s.phase)
+
+    specs = _framed_layout(written, key=key)
+    specs = [Block(b.name, b.shape, b.doc, b.encode, b.reads, True, key) if b.name == "phase" else b for b in specs]
+    game_cls = _relay_with_layout(specs)
+    state = game_cls(num_players=2).new_state(0)
+    layout = state.game.observation_layout
+    state.observe(0)
+    state.observe(1)
+    assert len(calls) == 2 and len(written) == 1  # one key call per observation for both blocks
+    state.current_player = 1 - state.current_player
+    memo = [state.observe(1), state.observe(0)]
+    assert len(written) == 2 and len(calls) == 4
+    assert np.array_equal(memo[0], layout.encode_plain(state, 1))
+    assert np.array_equal(memo[1], layout.encode_plain(state, 0))
+    kit.check_observation_memo(game_cls, 2, games=3)
+
+
+def test_the_memo_check_catches_a_wrong_frame_or_an_observers_absolute_block():
+    with pytest.raises(ValueError, match="give shared=True"):
+        ObservationLayout([Block("x", 4, "", OBS["seat"].encode, ("current_player",), frame=lambda s, seat: _SEAT_FRAMES[0])])
+    short = _relay_with_layout(_framed_layout([], frame=lambda s, seat: _SEAT_FRAMES[seat][:3]))
+    with pytest.raises(ValueError, match="must give 4 indices in 0..3"):
+        short(num_players=2).new_state(0).observe(0)
+
+    def relative(s, seat, out):  # already in the observer's frame: not the same for everyone
+        out[(s.current_player - seat) % 4] = 1.0
+
+    with pytest.raises(AssertionError, match="memo differs from the plain one in \\[.acting.\\]|in the absolute frame"):
+        kit.check_observation_memo(_relay_with_layout(_framed_layout([], encode=relative)), 2, games=3)
+
+
 def test_a_copy_or_pickle_of_a_state_leaves_the_memo_behind():
     import copy
     import pickle

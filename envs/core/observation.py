@@ -14,15 +14,28 @@ or properties; never a method's result that depends on anything else) and the at
 layout's ``constants`` name (fixed for a state's life, such as ``game``). ``shared=True`` says the
 block is the same for every observer (public, absolute), so it is written once for all of them.
 
+A shared block may also be *framed*: the same facts for everyone, each observer seeing them in its
+own frame (seats as offsets from its own, places turned with its board). ``frame=fn(state, seat)``
+gives a flat index array of the block's size, depending only on the seat and the layout's
+``constants``: observer ``seat``'s block is ``absolute.ravel()[fn(state, seat)]``, where ``encode``
+writes ``absolute``, the block in a frame that does not depend on the observer (its own ``encode``
+must not read ``seat``). The memo writes it once under its key (or snapshot) like any shared block
+and each observer gathers it (one ``take``) when it changed since that observer's last gather; a
+run of neighbouring shared blocks, framed or not, is gathered by one ``take`` (the others with the
+identity). Give ``fn`` precomputed arrays (a table per frame): the memo builds each run's gather
+once per tuple of arrays it gets. ``encode_plain`` composes the same: the absolute block into a
+scratch, then the gather.
+
 How the memo knows a block may have changed:
 
 - by default, a snapshot of every field it reads (``marshal`` bytes, so a field edited in place is
   seen too): nothing to declare, but a snapshot of a large field costs as much as a small block;
 - ``key=fn(state, seat)``: a cheap value that changes whenever the block may (version counters the
   rules bump, or the few small values the block is made of); the block is rewritten when its key
-  differs from the last one this observer (or, shared, anyone) saw. Blocks that are not shared and
-  name the very same key function are checked with one call and rewritten together (a key check
-  costs about as much as writing a few floats, so small blocks that change together share one);
+  differs from the last one this observer (or, shared, anyone) saw. Blocks that name the very same
+  key function (all shared, or all the observer's own) are checked with one call and rewritten
+  together (a key check costs about as much as writing a few floats, so small blocks that change
+  together share one);
 - :class:`Rows`: a table whose rows are the same for every observer, only in another order (a row
   per seat, seat-relative): each absolute row is written once under its own ``key_row`` and each
   observer gathers them in its ``order``, so a step that changes one seat rewrites one row. A row
@@ -66,6 +79,9 @@ class Block:
     shared: bool = False
     #: key(state, seat) -> a hashable value that changes whenever the block may (None: snapshots)
     key: Callable[[Any, int], Any] | None = None
+    #: frame(state, seat) -> the flat index into the absolute block shown at each place of the
+    #: observer's (shared blocks only; see the module docstring)
+    frame: Callable[[Any, int], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +136,8 @@ class ObservationBlock:
     shared: bool = False
     key: Callable[[Any, int], Any] | None = None
     rows: Rows | None = None  # a Rows block: ``encode`` is then its plain composition
+    frame: Callable[[Any, int], Any] | None = None  # a framed block: ``encode`` is its plain composition
+    absolute: Encoder | None = None  # a shared block's encoder as declared (in the absolute frame if framed)
 
     @property
     def stop(self) -> int:
@@ -129,7 +147,8 @@ class ObservationBlock:
         """The block as declared (to build another layout from it)."""
         if self.rows is not None:
             return self.rows
-        return Block(self.name, self.shape, self.doc, self.encode, self.reads, self.shared, self.key)
+        encode = self.absolute if self.frame is not None else self.encode
+        return Block(self.name, self.shape, self.doc, encode, self.reads, self.shared, self.key, self.frame)
 
 
 def _bands(rows: Rows) -> tuple[Band, ...]:
@@ -164,6 +183,33 @@ def _plain_rows(rows: Rows, bands: tuple[Band, ...]) -> Encoder:
                     band.encode(state, r, row[band.cols[0] : band.cols[1]])
 
     return encode
+
+
+def _frame_of(block: ObservationBlock, state: Any, seat: int) -> np.ndarray:
+    """``block.frame(state, seat)`` as an index array, checked (its size, indices within the block)."""
+    index = np.asarray(block.frame(state, seat))
+    if index.shape != (block.size,) or index.dtype.kind not in "iu" or (
+        block.size and (index.min() < 0 or index.max() >= block.size)
+    ):
+        raise ValueError(
+            f"block {block.name!r}: frame() must give {block.size} indices in 0..{block.size - 1}, got {index!r}"
+        )
+    return index
+
+
+def _plain_framed(block: Block, shape: tuple[int, ...]) -> Encoder:
+    """A framed block written from scratch: the absolute block into a scratch, then gathered."""
+    encode = block.encode
+
+    def plain(state: Any, seat: int, out: np.ndarray) -> None:
+        absolute = np.zeros(shape, np.float32)
+        encode(state, seat, absolute)
+        index = _frame_of(framed, state, seat)
+        absolute.reshape(-1).take(index, 0, out.reshape(-1), "clip")
+
+    size = int(np.prod(shape))
+    framed = ObservationBlock(block.name, shape, 0, size, frame=block.frame)
+    return plain
 
 
 class ObservationLayout:
@@ -204,9 +250,34 @@ class ObservationLayout:
                     tuple(spec.reads),
                     rows=spec,
                 )
+            elif spec.frame is not None:
+                if not spec.shared:
+                    raise ValueError(f"block {spec.name!r}: a frame is for a shared block (give shared=True)")
+                block = ObservationBlock(
+                    spec.name,
+                    shape,
+                    offset,
+                    size,
+                    spec.doc,
+                    _plain_framed(spec, shape) if spec.encode is not None else None,
+                    tuple(spec.reads),
+                    True,
+                    spec.key,
+                    frame=spec.frame,
+                    absolute=spec.encode,
+                )
             else:
                 block = ObservationBlock(
-                    spec.name, shape, offset, size, spec.doc, spec.encode, tuple(spec.reads), spec.shared, spec.key
+                    spec.name,
+                    shape,
+                    offset,
+                    size,
+                    spec.doc,
+                    spec.encode,
+                    tuple(spec.reads),
+                    spec.shared,
+                    spec.key,
+                    absolute=spec.encode if spec.shared else None,
                 )
             self.blocks.append(block)
             offset += size
@@ -230,16 +301,52 @@ class ObservationLayout:
             group[2].append(b)
         self._own_groups = list(groups.values())
         self._shared = [(b, idx) for b, idx in self._plan if b.shared]
-        # shared blocks next to each other are copied into an observer's vector as one run
+        # shared blocks next to each other are brought into an observer's vector as one run: a copy,
+        # or one gather (take) if a block of the run is framed
         self._runs: list[tuple[int, int]] = []
-        self._run_of: list[int] = []
+        self._run_blocks: list[list[ObservationBlock]] = []
+        run_of: list[int] = []
         for b, _ in self._shared:
             if self._runs and self._runs[-1][1] == b.offset:
                 self._runs[-1] = (self._runs[-1][0], b.stop)
+                self._run_blocks[-1].append(b)
             else:
                 self._runs.append((b.offset, b.stop))
-            self._run_of.append(len(self._runs) - 1)
+                self._run_blocks.append([b])
+            run_of.append(len(self._runs) - 1)
+        self._framed_runs = [any(b.frame is not None for b in blocks) for blocks in self._run_blocks]
+        # shared blocks that declare the very same key function are checked with one call and
+        # rewritten together, like own blocks: (key or None, fields' indices, [(block, its run)])
+        shared_groups: dict[int, tuple[Any, Any, list[tuple[ObservationBlock, int]]]] = {}
+        for k, (b, idx) in enumerate(self._shared):
+            group = shared_groups.setdefault(id(b.key) if b.key is not None else -id(b), (b.key, idx, []))
+            group[2].append((b, run_of[k]))
+        self._shared_groups = list(shared_groups.values())
+        self._gathers: dict[tuple, tuple[list, np.ndarray]] = {}  # see _gather_index
         self._rows = [b for b in self.blocks if b.rows is not None]
+
+    def _gather_index(self, run: int, state: Any, seat: int) -> np.ndarray:
+        """The index that brings framed run ``run`` of the absolute vector into observer ``seat``'s
+        frame: each framed block's frame, each other block as it stands, offset within the run. Kept
+        per tuple of the frames' arrays (alive in the cache, so their ids stay theirs): a frame
+        function that returns precomputed arrays has its gathers built once per layout."""
+        start = self._runs[run][0]
+        blocks = self._run_blocks[run]
+        frames = [_frame_of(b, state, seat) if b.frame is not None else None for b in blocks]
+        key = (run, *(id(f) for f in frames))
+        cached = self._gathers.get(key)
+        if cached is not None:
+            return cached[1]
+        index = np.concatenate(
+            [
+                (f if f is not None else np.arange(b.size)) + (b.offset - start)
+                for b, f in zip(blocks, frames)
+            ]
+        ).astype(np.intp)
+        if len(self._gathers) >= 256:  # frame functions that build new arrays each call: a bound
+            self._gathers.clear()
+        self._gathers[key] = (frames, index)
+        return index
 
     def extended(self, blocks: Sequence[Block | tuple]) -> ObservationLayout:
         """This layout with ``blocks`` appended (an option that adds blocks)."""
@@ -262,7 +369,7 @@ class ObservationLayout:
             state._obs_memo = memo
         view = memo.views.get(seat)
         if view is None:
-            view = memo.views[seat] = _View(self)
+            view = memo.views[seat] = _View(self, memo, state, seat)
         if self.fields:
             snapshot = self._snapshot(state)
             old = view.snapshot
@@ -285,10 +392,13 @@ class ObservationLayout:
         vec = view.vector
         if self._shared:
             memo.refresh_shared(state, snapshot, seat)
-            seen, versions, sources = view.runs_seen, memo.run_versions, memo.run_bytes
-            for k, out in enumerate(view.run_bytes):
+            seen, versions = view.runs_seen, memo.run_versions
+            for k, (out, source, index) in enumerate(view.runs):
                 if seen[k] != versions[k]:
-                    out[:] = sources[k]
+                    if index is None:
+                        out[:] = source  # bytes
+                    else:
+                        source.take(index, 0, out, "clip")  # every index valid: no bounds buffer
                     seen[k] = versions[k]
         for k, b in enumerate(self._rows):
             table = memo.tables[k]
@@ -388,9 +498,9 @@ def _zeroing(data: memoryview, start: int, stop: int) -> tuple[memoryview, bytes
 class _View:
     """One observer's last vector, its blocks' views into it, and what each was made from."""
 
-    __slots__ = ("vector", "own", "keys", "snapshot", "run_bytes", "runs_seen", "rows_seen", "row_outs")
+    __slots__ = ("vector", "own", "keys", "snapshot", "runs", "runs_seen", "rows_seen", "row_outs")
 
-    def __init__(self, layout: ObservationLayout):
+    def __init__(self, layout: ObservationLayout, memo: _Memo, state: Any, seat: int):
         self.vector = np.zeros(layout.size, np.float32)
         #: per group of own blocks (one key, or one block's snapshot): (its key or None, its fields'
         #: indices, and per block its encoder, its view into the vector, its bytes there and zeros)
@@ -408,8 +518,19 @@ class _View:
         ]
         self.keys: list[Any] = [_UNSEEN] * len(layout._own_groups)
         self.snapshot: list[bytes] | None = None
-        self.run_bytes = [data[4 * start : 4 * stop] for start, stop in layout._runs]
-        self.runs_seen = [-1] * len(layout._runs)  # the version of each run of shared blocks copied in
+        #: per run of shared blocks: its bytes here and in the memo's vector (a copy), or its floats
+        #: here, there, and the index that gathers them into this observer's frame
+        self.runs = [
+            (
+                self.vector[start:stop],
+                memo.vector[start:stop],
+                layout._gather_index(k, state, seat),
+            )
+            if framed
+            else (data[4 * start : 4 * stop], memo.run_bytes[k], None)
+            for k, ((start, stop), framed) in enumerate(zip(layout._runs, layout._framed_runs))
+        ]
+        self.runs_seen = [-1] * len(layout._runs)  # the version of each run of shared blocks brought in
         #: per Rows block: (the table's clock, the order, the versions of the rows gathered) last time
         self.rows_seen: list[Any] = [None] * len(layout._rows)
         self.row_outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b in layout._rows]
@@ -497,21 +618,22 @@ class _Memo:
         self.views: dict[int, _View] = {}
         self.vector = np.zeros(layout.size, np.float32)
         data = memoryview(self.vector).cast("B")
-        #: per shared block, resolved once: its key function, its fields' indices, its encoder, its
-        #: view into the vector, its bytes there and zeros of their size, and its run
+        #: per group of shared blocks (one key, or one block's snapshot), resolved once: its key
+        #: function, its fields' indices, and per block its encoder (in the absolute frame), its view
+        #: into the vector, its bytes there and zeros of their size, and its run
         self.outs = [
             (
-                b.key,
+                key,
                 idx,
-                b.encode,
-                self.vector[b.offset : b.stop].reshape(b.shape),
-                *_zeroing(data, b.offset, b.stop),
-                layout._run_of[k],
+                [
+                    (b.absolute, self.vector[b.offset : b.stop].reshape(b.shape), *_zeroing(data, b.offset, b.stop), run)
+                    for b, run in blocks
+                ],
             )
-            for k, (b, idx) in enumerate(layout._shared)
+            for key, idx, blocks in layout._shared_groups
         ]
         self.snapshot: list[bytes] | None = None
-        self.keys: list[Any] = [_UNSEEN] * len(layout._shared)
+        self.keys: list[Any] = [_UNSEEN] * len(layout._shared_groups)
         self.run_versions = [0] * len(layout._runs)  # counts the rewrites of a run's blocks
         self.run_bytes = [data[4 * start : 4 * stop] for start, stop in layout._runs]
         self.tables = [_RowTable(b.rows) for b in layout._rows]
@@ -523,7 +645,7 @@ class _Memo:
 
     def refresh_shared(self, state: Any, snapshot: list[bytes], seat: int) -> None:
         old, keys, versions = self.snapshot, self.keys, self.run_versions
-        for k, (key_of, idx, encode, out, zero, zeros, run) in enumerate(self.outs):
+        for k, (key_of, idx, writes) in enumerate(self.outs):
             if key_of is not None:
                 key = key_of(state, seat)
                 last = keys[k]
@@ -532,7 +654,8 @@ class _Memo:
                 keys[k] = key
             elif old is not None and not any(snapshot[i] != old[i] for i in idx):
                 continue
-            zero[:] = zeros
-            encode(state, seat, out)
-            versions[run] += 1
+            for encode, out, zero, zeros, run in writes:
+                zero[:] = zeros
+                encode(state, seat, out)
+                versions[run] += 1
         self.snapshot = snapshot
