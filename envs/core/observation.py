@@ -301,52 +301,72 @@ class ObservationLayout:
             group[2].append(b)
         self._own_groups = list(groups.values())
         self._shared = [(b, idx) for b, idx in self._plan if b.shared]
-        # shared blocks next to each other are brought into an observer's vector as one run: a copy,
-        # or one gather (take) if a block of the run is framed
+        # shared blocks that declare the very same key function are checked with one call and
+        # rewritten together, like own blocks
+        group_of = {id(b): id(b.key) if b.key is not None else -id(b) for b, _ in self._shared}
+        # shared blocks next to each other are brought into an observer's vector as one run (a copy),
+        # framed ones with the neighbours rewritten with them (one gather), so that a change of one
+        # group gathers that group's blocks only
         self._runs: list[tuple[int, int]] = []
         self._run_blocks: list[list[ObservationBlock]] = []
         run_of: list[int] = []
         for b, _ in self._shared:
-            if self._runs and self._runs[-1][1] == b.offset:
+            last = self._run_blocks[-1] if self._run_blocks else None
+            if (
+                last is not None
+                and self._runs[-1][1] == b.offset
+                and (
+                    group_of[id(b)] == group_of[id(last[-1])]
+                    or (b.frame is None and all(x.frame is None for x in last))
+                )
+            ):
                 self._runs[-1] = (self._runs[-1][0], b.stop)
-                self._run_blocks[-1].append(b)
+                last.append(b)
             else:
                 self._runs.append((b.offset, b.stop))
                 self._run_blocks.append([b])
             run_of.append(len(self._runs) - 1)
         self._framed_runs = [any(b.frame is not None for b in blocks) for blocks in self._run_blocks]
-        # shared blocks that declare the very same key function are checked with one call and
-        # rewritten together, like own blocks: (key or None, fields' indices, [(block, its run)])
+        #: per group of shared blocks: (key or None, fields' indices, [(block, its run)])
         shared_groups: dict[int, tuple[Any, Any, list[tuple[ObservationBlock, int]]]] = {}
         for k, (b, idx) in enumerate(self._shared):
-            group = shared_groups.setdefault(id(b.key) if b.key is not None else -id(b), (b.key, idx, []))
+            group = shared_groups.setdefault(group_of[id(b)], (b.key, idx, []))
             group[2].append((b, run_of[k]))
         self._shared_groups = list(shared_groups.values())
-        self._gathers: dict[tuple, tuple[list, np.ndarray]] = {}  # see _gather_index
+        self._gathers: dict[tuple, tuple[list, Any]] = {}  # see _gather
         self._rows = [b for b in self.blocks if b.rows is not None]
 
-    def _gather_index(self, run: int, state: Any, seat: int) -> np.ndarray:
-        """The index that brings framed run ``run`` of the absolute vector into observer ``seat``'s
-        frame: each framed block's frame, each other block as it stands, offset within the run. Kept
-        per tuple of the frames' arrays (alive in the cache, so their ids stay theirs): a frame
-        function that returns precomputed arrays has its gathers built once per layout."""
-        start = self._runs[run][0]
+    def _gather(self, run: int, state: Any, seat: int) -> np.ndarray | list[tuple[int, int, int]]:
+        """How framed run ``run`` of the absolute vector is brought into observer ``seat``'s frame:
+        the index of a gather (each framed block's frame, each other block as it stands, offset
+        within the run), or, when the index is a few stretches of consecutive floats (a rotation of
+        rows), those stretches as ``(start here, start there, length)`` copies. Kept per tuple of the
+        frames' arrays (alive in the cache, so their ids stay theirs): a frame function that returns
+        precomputed arrays has its gathers built once per layout."""
         blocks = self._run_blocks[run]
-        frames = [_frame_of(b, state, seat) if b.frame is not None else None for b in blocks]
+        frames = [b.frame(state, seat) if b.frame is not None else None for b in blocks]
         key = (run, *(id(f) for f in frames))
         cached = self._gathers.get(key)
         if cached is not None:
             return cached[1]
+        start, stop = self._runs[run]
         index = np.concatenate(
             [
-                (f if f is not None else np.arange(b.size)) + (b.offset - start)
+                (_frame_of(b, state, seat) if f is not None else np.arange(b.size)) + (b.offset - start)
                 for b, f in zip(blocks, frames)
             ]
         ).astype(np.intp)
+        breaks = np.flatnonzero(np.diff(index) != 1) + 1
+        begins = [0, *breaks.tolist()]
+        ends = [*breaks.tolist(), len(index)]
+        # a copy costs about a tenth of a take's overhead, a take about a hundredth of it per float
+        plan: Any = index
+        if 10 * len(begins) < 100 + len(index):
+            plan = [(a, int(index[a]), b - a) for a, b in zip(begins, ends)]
         if len(self._gathers) >= 256:  # frame functions that build new arrays each call: a bound
             self._gathers.clear()
-        self._gathers[key] = (frames, index)
-        return index
+        self._gathers[key] = (frames, plan)
+        return plan
 
     def extended(self, blocks: Sequence[Block | tuple]) -> ObservationLayout:
         """This layout with ``blocks`` appended (an option that adds blocks)."""
@@ -397,6 +417,9 @@ class ObservationLayout:
                 if seen[k] != versions[k]:
                     if index is None:
                         out[:] = source  # bytes
+                    elif out is None:
+                        for here, there in index:  # stretches of bytes
+                            here[:] = there
                     else:
                         source.take(index, 0, out, "clip")  # every index valid: no bounds buffer
                     seen[k] = versions[k]
@@ -518,18 +541,24 @@ class _View:
         ]
         self.keys: list[Any] = [_UNSEEN] * len(layout._own_groups)
         self.snapshot: list[bytes] | None = None
-        #: per run of shared blocks: its bytes here and in the memo's vector (a copy), or its floats
-        #: here, there, and the index that gathers them into this observer's frame
-        self.runs = [
-            (
-                self.vector[start:stop],
-                memo.vector[start:stop],
-                layout._gather_index(k, state, seat),
-            )
-            if framed
-            else (data[4 * start : 4 * stop], memo.run_bytes[k], None)
-            for k, ((start, stop), framed) in enumerate(zip(layout._runs, layout._framed_runs))
-        ]
+        #: per run of shared blocks: its bytes here and in the memo's vector (a copy), its floats
+        #: here, there and the index that gathers them into this observer's frame, or the pairs of
+        #: byte stretches (here, there) that do
+        self.runs: list[tuple] = []
+        source = memoryview(memo.vector).cast("B")
+        for k, ((start, stop), framed) in enumerate(zip(layout._runs, layout._framed_runs)):
+            if not framed:
+                self.runs.append((data[4 * start : 4 * stop], memo.run_bytes[k], None))
+                continue
+            plan = layout._gather(k, state, seat)
+            if type(plan) is list:
+                pairs = [
+                    (data[4 * (start + a) : 4 * (start + a + n)], source[4 * (start + b) : 4 * (start + b + n)])
+                    for a, b, n in plan
+                ]
+                self.runs.append((None, None, pairs))
+            else:
+                self.runs.append((self.vector[start:stop], memo.vector[start:stop], plan))
         self.runs_seen = [-1] * len(layout._runs)  # the version of each run of shared blocks brought in
         #: per Rows block: (the table's clock, the order, the versions of the rows gathered) last time
         self.rows_seen: list[Any] = [None] * len(layout._rows)
