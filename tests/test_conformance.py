@@ -452,6 +452,34 @@ def test_the_memo_check_catches_a_wrong_frame_or_an_observers_absolute_block():
         kit.check_observation_memo(_relay_with_layout(_framed_layout([], encode=relative)), 2, games=3)
 
 
+def test_a_new_state_takes_over_the_memo_of_a_gone_one_and_forgets_what_it_saw():
+    import gc
+
+    def frame(s, seat):  # a frame that depends on the game (a layout's constant), not only the seat
+        return _SEAT_FRAMES[(seat + s.game.options["target"]) % 4]
+
+    game_cls = _relay_with_layout(_framed_layout([], frame=frame))
+    game = game_cls(num_players=3)
+    layout = game.observation_layout
+    old = game.new_state(0)
+    old.current_player = 2
+    for seat in range(3):
+        old.observe(seat)
+    memo = old._obs_memo
+    del old
+    gc.collect()
+    state = game_cls(num_players=3, target=11).new_state(1)  # the same keys, other frames
+    state.current_player = 2
+    assert np.array_equal(state.observe(1), layout.encode_plain(state, 1))
+    assert state._obs_memo is memo  # taken over
+    for seat in (0, 2, 1):  # observers 0 and 2 get the gone state's views back, reset
+        assert np.array_equal(state.observe(seat), layout.encode_plain(state, seat))
+    alive = game.new_state(2)  # the memo's state is alive: a new memo
+    alive.observe(0)
+    assert alive._obs_memo is not memo
+    kit.check_observation_memo(game_cls, 3, games=4)
+
+
 def test_a_copy_or_pickle_of_a_state_leaves_the_memo_behind():
     import copy
     import pickle

@@ -20,11 +20,12 @@ gives a flat index array of the block's size, depending only on the seat and the
 ``constants``: observer ``seat``'s block is ``absolute.ravel()[fn(state, seat)]``, where ``encode``
 writes ``absolute``, the block in a frame that does not depend on the observer (its own ``encode``
 must not read ``seat``). The memo writes it once under its key (or snapshot) like any shared block
-and each observer gathers it (one ``take``) when it changed since that observer's last gather; a
-run of neighbouring shared blocks, framed or not, is gathered by one ``take`` (the others with the
-identity). Give ``fn`` precomputed arrays (a table per frame): the memo builds each run's gather
-once per tuple of arrays it gets. ``encode_plain`` composes the same: the absolute block into a
-scratch, then the gather.
+and each observer gathers it when it changed since that observer's last gather: neighbouring
+shared blocks rewritten together (one key group) are gathered as one run, by one ``take`` (the
+unframed ones with the identity), or by a few byte copies when the index is a few stretches of
+consecutive floats (a rotation of rows). Give ``fn`` precomputed arrays (a table per frame): the
+memo builds each run's gather once per tuple of arrays it gets. ``encode_plain`` composes the same:
+the absolute block into a scratch, then the gather.
 
 How the memo knows a block may have changed:
 
@@ -44,7 +45,9 @@ How the memo knows a block may have changed:
 
 :meth:`ObservationLayout.encode` is the observation with the memo: it keeps, on the state, each
 observer's last vector, and rewrites only the blocks that may have changed (a copy or pickle of the
-state leaves the memo behind).
+state leaves the memo behind). Setting a memo up costs about as much as writing every block, so a
+new state (a new game, a search's clone) takes over the memo of a gone state of the same layout
+when there is one (weak references to the last few states served), forgetting what it saw.
 :meth:`ObservationLayout.encode_plain` is the same functions with the memo off: the definition.
 The conformance kit (``envs.conformance.check_observation_memo``) compares the two on every game and
 checks each block reads only what it declares.
@@ -57,6 +60,7 @@ from __future__ import annotations
 
 import marshal
 import pickle
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -334,6 +338,7 @@ class ObservationLayout:
             group[2].append((b, run_of[k]))
         self._shared_groups = list(shared_groups.values())
         self._gathers: dict[tuple, tuple[list, Any]] = {}  # see _gather
+        self._spares: list[tuple[weakref.ref, _Memo]] = []  # see _memo_for
         self._rows = [b for b in self.blocks if b.rows is not None]
 
     def _gather(self, run: int, state: Any, seat: int) -> np.ndarray | list[tuple[int, int, int]]:
@@ -385,11 +390,10 @@ class ObservationLayout:
         observer's last call on this state (a new array each call)."""
         memo = getattr(state, "_obs_memo", None)
         if memo is None or memo.layout is not self:
-            memo = _Memo(self)
-            state._obs_memo = memo
+            memo = state._obs_memo = self._memo_for(state)
         view = memo.views.get(seat)
         if view is None:
-            view = memo.views[seat] = _View(self, memo, state, seat)
+            view = memo.views[seat] = memo.view(state, seat)
         if self.fields:
             snapshot = self._snapshot(state)
             old = view.snapshot
@@ -439,6 +443,30 @@ class ObservationLayout:
         if self.fields:
             view.snapshot = snapshot
         return vec.copy()
+
+    def _memo_for(self, state: Any) -> _Memo:
+        """A memo for a state that has none: the memo of a state of this layout that is gone (its
+        buffers and views kept, what it saw forgotten), else a new one. Setting up a memo costs
+        about as much as writing every block, and a game's driver or a search drops a state and
+        observes a new one (a new game, a clone) all the time."""
+        spares = self._spares
+        for k, (ref, memo) in enumerate(spares):
+            if ref() is None:
+                memo.forget()
+                try:
+                    spares[k] = (weakref.ref(state), memo)
+                except TypeError:  # a state that takes no weak reference: never pooled
+                    del spares[k]
+                return memo
+        memo = _Memo(self)
+        try:
+            ref = weakref.ref(state)
+        except TypeError:
+            return memo
+        if len(spares) >= _SPARES:
+            del spares[0]  # the oldest stays with its state
+        spares.append((ref, memo))
+        return memo
 
     def _snapshot(self, state: Any) -> list[bytes]:  # the fields of the blocks with no key
         if not self.fields:
@@ -506,6 +534,7 @@ def _snapshot_of(state: Any, field: str) -> bytes:
 
 
 _UNSEEN = object()  # no key seen yet
+_SPARES = 8  # memos of gone states kept per layout for new states (ObservationLayout._memo_for)
 _ZEROS: dict[int, bytes] = {}
 
 
@@ -521,7 +550,7 @@ def _zeroing(data: memoryview, start: int, stop: int) -> tuple[memoryview, bytes
 class _View:
     """One observer's last vector, its blocks' views into it, and what each was made from."""
 
-    __slots__ = ("vector", "own", "keys", "snapshot", "runs", "runs_seen", "rows_seen", "row_outs")
+    __slots__ = ("vector", "own", "keys", "snapshot", "runs", "plans", "runs_seen", "rows_seen", "row_outs")
 
     def __init__(self, layout: ObservationLayout, memo: _Memo, state: Any, seat: int):
         self.vector = np.zeros(layout.size, np.float32)
@@ -543,26 +572,48 @@ class _View:
         self.snapshot: list[bytes] | None = None
         #: per run of shared blocks: its bytes here and in the memo's vector (a copy), its floats
         #: here, there and the index that gathers them into this observer's frame, or the pairs of
-        #: byte stretches (here, there) that do
+        #: byte stretches (here, there) that do; and the gather plan each framed run was built for
         self.runs: list[tuple] = []
-        source = memoryview(memo.vector).cast("B")
+        self.plans: list[Any] = []
         for k, ((start, stop), framed) in enumerate(zip(layout._runs, layout._framed_runs)):
             if not framed:
                 self.runs.append((data[4 * start : 4 * stop], memo.run_bytes[k], None))
-                continue
-            plan = layout._gather(k, state, seat)
-            if type(plan) is list:
-                pairs = [
-                    (data[4 * (start + a) : 4 * (start + a + n)], source[4 * (start + b) : 4 * (start + b + n)])
-                    for a, b, n in plan
-                ]
-                self.runs.append((None, None, pairs))
+                self.plans.append(None)
             else:
-                self.runs.append((self.vector[start:stop], memo.vector[start:stop], plan))
+                self.plans.append(layout._gather(k, state, seat))
+                self.runs.append(self._run(layout, memo, k))
         self.runs_seen = [-1] * len(layout._runs)  # the version of each run of shared blocks brought in
         #: per Rows block: (the table's clock, the order, the versions of the rows gathered) last time
         self.rows_seen: list[Any] = [None] * len(layout._rows)
         self.row_outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b in layout._rows]
+
+    def _run(self, layout: ObservationLayout, memo: _Memo, k: int) -> tuple:
+        """Framed run ``k`` as its plan brings it in (see ``runs``)."""
+        start, stop = layout._runs[k]
+        plan = self.plans[k]
+        if type(plan) is not list:
+            return (self.vector[start:stop], memo.vector[start:stop], plan)
+        data, source = memoryview(self.vector).cast("B"), memo.bytes
+        return (
+            None,
+            None,
+            [(data[4 * (start + a) : 4 * (start + a + n)], source[4 * (start + b) : 4 * (start + b + n)]) for a, b, n in plan],
+        )
+
+    def reuse(self, layout: ObservationLayout, memo: _Memo, state: Any, seat: int) -> _View:
+        """This view, of a memo taken over from a state that is gone, for observer ``seat`` of
+        ``state``: nothing seen yet, and each framed run's gather that of this observer's frame."""
+        self.keys = [_UNSEEN] * len(self.keys)
+        self.snapshot = None
+        self.runs_seen = [-1] * len(self.runs_seen)
+        self.rows_seen = [None] * len(self.rows_seen)
+        for k, framed in enumerate(layout._framed_runs):
+            if framed:
+                plan = layout._gather(k, state, seat)
+                if plan is not self.plans[k]:
+                    self.plans[k] = plan
+                    self.runs[k] = self._run(layout, memo, k)
+        return self
 
 
 class _RowTable:
@@ -586,6 +637,10 @@ class _RowTable:
         self.versions: list[int] = []
         self.zero = 0
         self.clock = 0
+
+    def forget(self) -> None:
+        """Every row unseen (rewritten on the next refresh, under new versions)."""
+        self.keys = [[_UNSEEN] * self.zero for _ in self.groups]
 
     def refresh(self, state: Any) -> None:
         count = self.rows.count(state)
@@ -640,13 +695,17 @@ class _Memo:
     """What :meth:`ObservationLayout.encode` keeps on a state (``state._obs_memo``, never in its JSON):
     a view per observer, the shared blocks written once for all of them, and the row tables."""
 
-    __slots__ = ("layout", "views", "vector", "outs", "snapshot", "keys", "run_versions", "run_bytes", "tables")
+    __slots__ = (
+        "layout", "views", "spare_views", "vector", "bytes", "outs", "snapshot", "keys", "run_versions", "run_bytes",
+        "tables",
+    )  # fmt: skip
 
     def __init__(self, layout: ObservationLayout):
         self.layout = layout
         self.views: dict[int, _View] = {}
+        self.spare_views: list[_View] = []  # the views of the state this memo served before
         self.vector = np.zeros(layout.size, np.float32)
-        data = memoryview(self.vector).cast("B")
+        data = self.bytes = memoryview(self.vector).cast("B")
         #: per group of shared blocks (one key, or one block's snapshot), resolved once: its key
         #: function, its fields' indices, and per block its encoder (in the absolute frame), its view
         #: into the vector, its bytes there and zeros of their size, and its run
@@ -671,6 +730,22 @@ class _Memo:
         """A copy or pickle of a state carries no memo (its views hold buffers and the layout's
         functions): the copy builds its own on its first observation."""
         return _no_memo, ()
+
+    def view(self, state: Any, seat: int) -> _View:
+        """A view for observer ``seat``: a spare one reset, else a new one."""
+        if self.spare_views:
+            return self.spare_views.pop().reuse(self.layout, self, state, seat)
+        return _View(self.layout, self, state, seat)
+
+    def forget(self) -> None:
+        """Everything seen, for a new state (the buffers and views stay): every block is written on
+        the next observation as on a new memo's first."""
+        self.spare_views += self.views.values()
+        self.views = {}
+        self.snapshot = None
+        self.keys = [_UNSEEN] * len(self.keys)
+        for table in self.tables:
+            table.forget()
 
     def refresh_shared(self, state: Any, snapshot: list[bytes], seat: int) -> None:
         old, keys, versions = self.snapshot, self.keys, self.run_versions
