@@ -438,6 +438,35 @@ def test_a_framed_block_refreshes_on_its_key_and_shares_one_key_call_with_its_gr
     kit.check_observation_memo(game_cls, 2, games=3)
 
 
+def test_key_parts_share_one_call_and_rewrite_only_the_blocks_of_the_part_that_changed():
+    written, calls = [], []
+
+    def key(s, seat):
+        calls.append(seat)
+        return s.current_player, s.phase
+
+    specs = _framed_layout(written, key=key)
+    specs = [Block(b.name, b.shape, b.doc, b.encode, b.reads, True, key, b.frame, 0) if b.name == "acting" else b
+             for b in specs]  # fmt: skip
+    phase = OBS["phase"]
+    specs = [Block("phase", phase.shape, "", phase.encode, phase.reads, True, key, key_part=1) if b.name == "phase" else b
+             for b in specs]  # fmt: skip
+    game_cls = _relay_with_layout(specs)
+    state = game_cls(num_players=2).new_state(0)
+    layout = state.game.observation_layout
+    state.observe(0)
+    assert len(calls) == 1 and len(written) == 1
+    state.phase = 1 - state.phase  # part 1 only: the acting block stays
+    memo = state.observe(1)
+    assert len(calls) == 2 and len(written) == 1 and np.array_equal(memo, layout.encode_plain(state, 1))
+    state.current_player = 1 - state.current_player
+    memo = state.observe(0)
+    assert len(written) == 3 and np.array_equal(memo, layout.encode_plain(state, 0))  # its write, then plain's
+    kit.check_observation_memo(game_cls, 2, games=3)
+    with pytest.raises(ValueError, match="key_part is for a shared block with a key"):
+        ObservationLayout([Block("x", 1, "", phase.encode, phase.reads, key=key, key_part=0)])
+
+
 def test_the_memo_check_catches_a_wrong_frame_or_an_observers_absolute_block():
     with pytest.raises(ValueError, match="give shared=True"):
         ObservationLayout([Block("x", 4, "", OBS["seat"].encode, ("current_player",), frame=lambda s, seat: _SEAT_FRAMES[0])])

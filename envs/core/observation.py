@@ -36,7 +36,9 @@ How the memo knows a block may have changed:
   differs from the last one this observer (or, shared, anyone) saw. Blocks that name the very same
   key function (all shared, or all the observer's own) are checked with one call and rewritten
   together (a key check costs about as much as writing a few floats, so small blocks that change
-  together share one);
+  together share one). Shared blocks may also name a part of one key: ``key=fn, key_part=i`` is
+  the key ``fn(state, seat)[i]``, with one call of ``fn`` for all its parts, so that blocks that
+  change apart but whose keys are made of the same values (copied once) share the work;
 - :class:`Rows`: a table whose rows are the same for every observer, only in another order (a row
   per seat, seat-relative): each absolute row is written once under its own ``key_row`` and each
   observer gathers them in its ``order``, so a step that changes one seat rewrites one row. A row
@@ -86,6 +88,8 @@ class Block:
     #: frame(state, seat) -> the flat index into the absolute block shown at each place of the
     #: observer's (shared blocks only; see the module docstring)
     frame: Callable[[Any, int], Any] | None = None
+    #: shared blocks only: the block's key is ``key(state, seat)[key_part]`` (see the module docstring)
+    key_part: int | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,7 @@ class ObservationBlock:
     rows: Rows | None = None  # a Rows block: ``encode`` is then its plain composition
     frame: Callable[[Any, int], Any] | None = None  # a framed block: ``encode`` is its plain composition
     absolute: Encoder | None = None  # a shared block's encoder as declared (in the absolute frame if framed)
+    key_part: int | None = None
 
     @property
     def stop(self) -> int:
@@ -152,7 +157,7 @@ class ObservationBlock:
         if self.rows is not None:
             return self.rows
         encode = self.absolute if self.frame is not None else self.encode
-        return Block(self.name, self.shape, self.doc, encode, self.reads, self.shared, self.key, self.frame)
+        return Block(self.name, self.shape, self.doc, encode, self.reads, self.shared, self.key, self.frame, self.key_part)
 
 
 def _bands(rows: Rows) -> tuple[Band, ...]:
@@ -269,8 +274,11 @@ class ObservationLayout:
                     spec.key,
                     frame=spec.frame,
                     absolute=spec.encode,
+                    key_part=spec.key_part,
                 )
             else:
+                if spec.key_part is not None and not (spec.shared and spec.key is not None):
+                    raise ValueError(f"block {spec.name!r}: key_part is for a shared block with a key")
                 block = ObservationBlock(
                     spec.name,
                     shape,
@@ -282,6 +290,7 @@ class ObservationLayout:
                     spec.shared,
                     spec.key,
                     absolute=spec.encode if spec.shared else None,
+                    key_part=spec.key_part,
                 )
             self.blocks.append(block)
             offset += size
@@ -307,7 +316,7 @@ class ObservationLayout:
         self._shared = [(b, idx) for b, idx in self._plan if b.shared]
         # shared blocks that declare the very same key function are checked with one call and
         # rewritten together, like own blocks
-        group_of = {id(b): id(b.key) if b.key is not None else -id(b) for b, _ in self._shared}
+        group_of = {id(b): (id(b.key), b.key_part) if b.key is not None else -id(b) for b, _ in self._shared}
         # shared blocks next to each other are brought into an observer's vector as one run (a copy),
         # framed ones with the neighbours rewritten with them (one gather), so that a change of one
         # group gathers that group's blocks only
@@ -331,12 +340,16 @@ class ObservationLayout:
                 self._run_blocks.append([b])
             run_of.append(len(self._runs) - 1)
         self._framed_runs = [any(b.frame is not None for b in blocks) for blocks in self._run_blocks]
-        #: per group of shared blocks: (key or None, fields' indices, [(block, its run)])
-        shared_groups: dict[int, tuple[Any, Any, list[tuple[ObservationBlock, int]]]] = {}
+        #: per group of shared blocks: (key or None, key part or None, fields' indices, [(block, its
+        #: run)]), the groups of one key function next to each other (one call for them)
+        shared_groups: dict[Any, tuple[Any, Any, Any, list[tuple[ObservationBlock, int]]]] = {}
         for k, (b, idx) in enumerate(self._shared):
-            group = shared_groups.setdefault(group_of[id(b)], (b.key, idx, []))
-            group[2].append((b, run_of[k]))
-        self._shared_groups = list(shared_groups.values())
+            group = shared_groups.setdefault(group_of[id(b)], (b.key, b.key_part, idx, []))
+            group[3].append((b, run_of[k]))
+        first = {}
+        for g in shared_groups.values():
+            first.setdefault(id(g[0]), len(first))
+        self._shared_groups = sorted(shared_groups.values(), key=lambda g: first[id(g[0])])
         self._gathers: dict[tuple, tuple[list, Any]] = {}  # see _gather
         self._spares: list[tuple[weakref.ref, _Memo]] = []  # see _memo_for
         self._rows = [b for b in self.blocks if b.rows is not None]
@@ -712,13 +725,14 @@ class _Memo:
         self.outs = [
             (
                 key,
+                part,
                 idx,
                 [
                     (b.absolute, self.vector[b.offset : b.stop].reshape(b.shape), *_zeroing(data, b.offset, b.stop), run)
                     for b, run in blocks
                 ],
             )
-            for key, idx, blocks in layout._shared_groups
+            for key, part, idx, blocks in layout._shared_groups
         ]
         self.snapshot: list[bytes] | None = None
         self.keys: list[Any] = [_UNSEEN] * len(layout._shared_groups)
@@ -749,9 +763,13 @@ class _Memo:
 
     def refresh_shared(self, state: Any, snapshot: list[bytes], seat: int) -> None:
         old, keys, versions = self.snapshot, self.keys, self.run_versions
-        for k, (key_of, idx, writes) in enumerate(self.outs):
+        called = value = None  # the last key function called, and what it gave
+        for k, (key_of, part, idx, writes) in enumerate(self.outs):
             if key_of is not None:
-                key = key_of(state, seat)
+                if key_of is not called:
+                    value = key_of(state, seat)
+                    called = key_of
+                key = value if part is None else value[part]
                 last = keys[k]
                 if key == last and last is not _UNSEEN:
                     continue
