@@ -449,8 +449,8 @@ def test_key_parts_share_one_call_and_rewrite_only_the_blocks_of_the_part_that_c
     specs = [Block(b.name, b.shape, b.doc, b.encode, b.reads, True, key, b.frame, 0) if b.name == "acting" else b
              for b in specs]  # fmt: skip
     phase = OBS["phase"]
-    specs = [Block("phase", phase.shape, "", phase.encode, phase.reads, True, key, key_part=1) if b.name == "phase" else b
-             for b in specs]  # fmt: skip
+    in_part_1 = Block("phase", phase.shape, "", phase.encode, phase.reads, True, key, key_part=1)
+    specs = [in_part_1 if b.name == "phase" else b for b in specs]
     game_cls = _relay_with_layout(specs)
     state = game_cls(num_players=2).new_state(0)
     layout = state.game.observation_layout
@@ -469,7 +469,9 @@ def test_key_parts_share_one_call_and_rewrite_only_the_blocks_of_the_part_that_c
 
 def test_the_memo_check_catches_a_wrong_frame_or_an_observers_absolute_block():
     with pytest.raises(ValueError, match="give shared=True"):
-        ObservationLayout([Block("x", 4, "", OBS["seat"].encode, ("current_player",), frame=lambda s, seat: _SEAT_FRAMES[0])])
+        ObservationLayout(
+            [Block("x", 4, "", OBS["seat"].encode, ("current_player",), frame=lambda s, seat: _SEAT_FRAMES[0])]
+        )
     short = _relay_with_layout(_framed_layout([], frame=lambda s, seat: _SEAT_FRAMES[seat][:3]))
     with pytest.raises(ValueError, match="must give 4 indices in 0..3"):
         short(num_players=2).new_state(0).observe(0)

@@ -157,7 +157,9 @@ class ObservationBlock:
         if self.rows is not None:
             return self.rows
         encode = self.absolute if self.frame is not None else self.encode
-        return Block(self.name, self.shape, self.doc, encode, self.reads, self.shared, self.key, self.frame, self.key_part)
+        return Block(
+            self.name, self.shape, self.doc, encode, self.reads, self.shared, self.key, self.frame, self.key_part
+        )
 
 
 def _bands(rows: Rows) -> tuple[Band, ...]:
@@ -197,8 +199,10 @@ def _plain_rows(rows: Rows, bands: tuple[Band, ...]) -> Encoder:
 def _frame_of(block: ObservationBlock, state: Any, seat: int) -> np.ndarray:
     """``block.frame(state, seat)`` as an index array, checked (its size, indices within the block)."""
     index = np.asarray(block.frame(state, seat))
-    if index.shape != (block.size,) or index.dtype.kind not in "iu" or (
-        block.size and (index.min() < 0 or index.max() >= block.size)
+    if (
+        index.shape != (block.size,)
+        or index.dtype.kind not in "iu"
+        or (block.size and (index.min() < 0 or index.max() >= block.size))
     ):
         raise ValueError(
             f"block {block.name!r}: frame() must give {block.size} indices in 0..{block.size - 1}, got {index!r}"
@@ -610,7 +614,10 @@ class _View:
         return (
             None,
             None,
-            [(data[4 * (start + a) : 4 * (start + a + n)], source[4 * (start + b) : 4 * (start + b + n)]) for a, b, n in plan],
+            [
+                (data[4 * (start + a) : 4 * (start + a + n)], source[4 * (start + b) : 4 * (start + b + n)])
+                for a, b, n in plan
+            ],
         )
 
     def reuse(self, layout: ObservationLayout, memo: _Memo, state: Any, seat: int) -> _View:
@@ -728,7 +735,12 @@ class _Memo:
                 part,
                 idx,
                 [
-                    (b.absolute, self.vector[b.offset : b.stop].reshape(b.shape), *_zeroing(data, b.offset, b.stop), run)
+                    (
+                        b.absolute,
+                        self.vector[b.offset : b.stop].reshape(b.shape),
+                        *_zeroing(data, b.offset, b.stop),
+                        run,
+                    )
                     for b, run in blocks
                 ],
             )
