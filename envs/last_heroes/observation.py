@@ -152,9 +152,10 @@ def _global(s, seat: int, out: np.ndarray) -> None:
     _WRITE_GLOBAL(out, 0, head + _PACK_GLOBAL_TAIL(on_pedestal, held, picks))
 
 
-def _global_key(s, seat: int):
-    # the pedestals and the artefacts held change only with the board (_board_ver)
-    return s.round, s.phase, s.attacks, s.setup_picks, s._board_ver
+def _shared_key(s, seat: int):
+    """The shared blocks' keys, one call: (global, decks, tiles). Global: the pedestals and the
+    artefacts held change only with the board (_board_ver)."""
+    return (s.round, s.phase, s.attacks, s.setup_picks, s._board_ver), s._deck_ver, tuple(s.tile_state)
 
 
 # -- own hand --------------------------------------------------------------------------------------
@@ -460,10 +461,6 @@ def _decks(s, seat: int, out: np.ndarray) -> None:
     _PACK_DECKS(out, 0, *v)
 
 
-def _decks_key(s, seat: int):
-    return s._deck_ver
-
-
 # -- cards: the discard pile, the cards in the opponents' hands (own) ------------------------------
 
 
@@ -530,10 +527,6 @@ def _tiles(s, seat: int, out: np.ndarray) -> None:
     _PACK_TILES(out, 0, *v)
 
 
-def _tiles_key(s, seat: int):
-    return s.tile_state[:]
-
-
 # -- the layout ------------------------------------------------------------------------------------
 _ROW_READS = ("current_player", "first", "hands", "known", "mag_kind", "mag_ammo", "jokers", "wheel", "loaded")
 _ROW_READS += ("loaded_power", "kills", "vp", "artefacts", "tile_state", "standee", "_seat_ver")
@@ -548,7 +541,8 @@ OBSERVATION_LAYOUT = ObservationLayout(
             _global,
             reads=("round", "phase", "attacks", "setup_picks", "pedestal", "artefacts"),
             shared=True,
-            key=_global_key,
+            key=_shared_key,
+            key_part=0,
         ),
         Block("hand", NUM_KINDS, "own hand, count per kind / 5", _hand, reads=("hands",), key=_hand_key),
         Rows(
@@ -582,7 +576,8 @@ OBSERVATION_LAYOUT = ObservationLayout(
             _decks,
             reads=("decks",),
             shared=True,
-            key=_decks_key,
+            key=_shared_key,
+            key_part=1,
         ),
         Block(
             "cards",
@@ -609,7 +604,8 @@ OBSERVATION_LAYOUT = ObservationLayout(
             _tiles,
             reads=("tile_state",),
             shared=True,
-            key=_tiles_key,
+            key=_shared_key,
+            key_part=2,
         ),
     ],
     low=-1.0,
