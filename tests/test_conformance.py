@@ -8,7 +8,7 @@ import pytest
 
 import envs
 from envs import conformance as kit
-from envs.core import Band, Block, ObservationLayout, Rows
+from envs.core import Band, Block, ObservationLayout, OwnBand, Rows
 from tests.toys import OBS, CrashingRelayGame, RelayGame, UncheckedRelayGame
 
 
@@ -330,6 +330,53 @@ def test_bands_must_cover_the_row_in_order_and_replace_encode_row():
     ]:
         with pytest.raises(ValueError, match=message):
             ObservationLayout([bad])
+
+
+def _seats_with_own(written, own_key):
+    """The toy's banded seat rows (acting, active) with an own band over column 1 of the observer's
+    place: the counter plus the observer's seat (counted)."""
+    rows = _banded_seats([], _acting_keys, _active_keys)
+
+    def own(s, seat, out):
+        written.append(seat)
+        out[0] = (s.counter + seat) / 100.0
+
+    reads = rows.reads + ("counter",)
+    return Rows(rows.name, rows.shape, "", None, None, rows.order, rows.count, reads, rows.bands,
+                OwnBand((1, 2), own, own_key))  # fmt: skip
+
+
+def test_an_own_band_shows_the_observers_columns_over_its_place_and_survives_a_gather():
+    written = []
+    blocks = [_seats_with_own(written, lambda s, seat: s.counter) if b.name == "seats" else b.spec()
+              for b in OBS.blocks]  # fmt: skip
+    game_cls = _relay_with_layout(blocks)
+    state = game_cls(num_players=3).new_state(0)
+    layout = state.game.observation_layout
+    at = layout["seats"].offset
+    memo = [state.observe(seat) for seat in range(3)]
+    assert [memo[seat][at + 1] for seat in range(3)] == [np.float32(seat / 100.0) for seat in range(3)]
+    assert sorted(written) == [0, 1, 2]
+    assert all(np.array_equal(memo[seat], layout.encode_plain(state, seat)) for seat in range(3))
+    del written[:]
+    state.current_player = 2  # rows 0 and 2 rewritten and gathered: the own band stays, not rewritten
+    memo = [state.observe(seat) for seat in range(3)]
+    assert written == []
+    assert all(np.array_equal(memo[seat], layout.encode_plain(state, seat)) for seat in range(3))
+    del written[:]
+    state.counter += 1  # the own band alone changes: rewritten, no row gathered
+    memo = [state.observe(seat) for seat in range(3)]
+    assert sorted(written) == [0, 1, 2]
+    assert all(np.array_equal(memo[seat], layout.encode_plain(state, seat)) for seat in range(3))
+    kit.check_observation_memo(game_cls, 3, games=3)
+    stale = [_seats_with_own([], lambda s, seat: 0) if b.name == "seats" else b.spec() for b in OBS.blocks]
+    with pytest.raises(AssertionError, match="differs from the plain one in \\['seats'\\]"):
+        kit.check_observation_memo(_relay_with_layout(stale), 3, games=3)
+    rows = _seats_with_own([], lambda s, seat: 0)
+    for own in (OwnBand((1, 3), rows.own.encode, rows.own.key), OwnBand((0, 1), rows.own.encode, rows.own.key, 4)):
+        with pytest.raises(ValueError, match="own band"):
+            ObservationLayout([Rows(rows.name, rows.shape, "", None, None, rows.order, rows.count, rows.reads,
+                                    rows.bands, own)])  # fmt: skip
 
 
 def test_blocks_naming_one_key_function_share_one_call_and_are_rewritten_together():

@@ -107,6 +107,21 @@ class Band:
 
 
 @dataclass(frozen=True)
+class OwnBand:
+    """Columns ``cols = (start, stop)`` of the row at place ``place`` of a :class:`Rows` table (the
+    observer's own row), written for each observer rather than taken from the table:
+    ``encode(state, seat, out)`` writes them into a zeroed ``out`` of ``stop - start`` floats for
+    observer ``seat``, ``key(state, seat)`` changes whenever they may. For a row that every observer
+    sees alike but its own seat sees more of (its whole hand): the table keeps one row per seat, as
+    the others see it, and each observer's own place shows this band over it."""
+
+    cols: tuple[int, int]
+    encode: Callable[[Any, int, np.ndarray], None]
+    key: Callable[[Any, int], Any]
+    place: int = 0
+
+
+@dataclass(frozen=True)
 class Rows:
     """A block of rows that every observer sees in its own order (see the module docstring).
 
@@ -119,7 +134,9 @@ class Rows:
     ``bands``, optional: the row cut into :class:`Band` s of columns (in order, covering it), each
     rewritten only when its own key changes, so a step that moves one flag rewrites a few floats
     rather than a seat's whole row. Give ``encode_row`` and ``key_row`` as ``None`` then: the row is
-    the bands' composition."""
+    the bands' composition.
+
+    ``own``, optional: an :class:`OwnBand`, the observer's own columns over the row at its place."""
 
     name: str
     shape: tuple[int, int]
@@ -130,6 +147,7 @@ class Rows:
     count: Callable[[Any], int]
     reads: tuple[str, ...] = ()
     bands: tuple[Band, ...] = ()
+    own: OwnBand | None = None
 
 
 @dataclass(frozen=True)
@@ -184,7 +202,9 @@ def _bands(rows: Rows) -> tuple[Band, ...]:
 
 
 def _plain_rows(rows: Rows, bands: tuple[Band, ...]) -> Encoder:
-    """A Rows block written from scratch: each place's absolute row, in the observer's order."""
+    """A Rows block written from scratch: each place's absolute row, in the observer's order, and
+    the observer's own band over its place."""
+    own = rows.own
 
     def encode(state: Any, seat: int, out: np.ndarray) -> None:
         for place, r in enumerate(rows.order(state, seat)):
@@ -192,8 +212,22 @@ def _plain_rows(rows: Rows, bands: tuple[Band, ...]) -> Encoder:
                 row = out[place]
                 for band in bands:
                     band.encode(state, r, row[band.cols[0] : band.cols[1]])
+        if own is not None:
+            cols = out[own.place, own.cols[0] : own.cols[1]]
+            cols[:] = 0.0
+            own.encode(state, seat, cols)
 
     return encode
+
+
+def _check_own(rows: Rows) -> None:
+    own = rows.own
+    if own is None:
+        return
+    places, width = rows.shape
+    start, stop = own.cols
+    if not (0 <= start < stop <= width and 0 <= own.place < places):
+        raise ValueError(f"rows {rows.name!r}: own band {own.cols} at place {own.place} is not within {rows.shape}")
 
 
 def _frame_of(block: ObservationBlock, state: Any, seat: int) -> np.ndarray:
@@ -253,6 +287,7 @@ class ObservationLayout:
             if isinstance(spec, Rows):
                 if len(shape) != 2:
                     raise ValueError(f"rows {spec.name!r}: shape must be (places, width), got {spec.shape!r}")
+                _check_own(spec)
                 block = ObservationBlock(
                     spec.name,
                     shape,
@@ -449,13 +484,30 @@ class ObservationLayout:
             table.refresh(state)
             order = b.rows.order(state, seat)
             seen = view.rows_seen[k]
+            own = view.row_own[k]
+            fresh = False  # the own band rewritten
+            if own is not None:
+                key_of, encode, cols, here, zeros, there = own
+                key = key_of(state, seat)
+                last = view.row_own_keys[k]
+                if key != last or last is _UNSEEN:
+                    here[:] = zeros
+                    encode(state, seat, cols)
+                    view.row_own_keys[k] = key
+                    fresh = True
             if seen is not None and seen[0] == table.clock and seen[1] == order:
+                if fresh:
+                    there[:] = here
                 continue  # no row rewritten since this observer gathered them in this order
             versions = table.versions
             stamp = (table.clock, order, [versions[r] for r in order if r >= 0])
             if seen is None or seen[1:] != stamp[1:]:
                 # every index valid (-1 is the zero row): no bounds buffer ("raise" copies through one)
                 table.matrix.take([r if r >= 0 else table.zero for r in order], 0, view.row_outs[k], "clip")
+                if own is not None:
+                    there[:] = here  # the own band over the row gathered at its place
+            elif fresh:
+                there[:] = here
             view.rows_seen[k] = stamp
         if self.fields:
             view.snapshot = snapshot
@@ -567,7 +619,10 @@ def _zeroing(data: memoryview, start: int, stop: int) -> tuple[memoryview, bytes
 class _View:
     """One observer's last vector, its blocks' views into it, and what each was made from."""
 
-    __slots__ = ("vector", "own", "keys", "snapshot", "runs", "plans", "runs_seen", "rows_seen", "row_outs")
+    __slots__ = (
+        "vector", "own", "keys", "snapshot", "runs", "plans", "runs_seen", "rows_seen", "row_outs", "row_own",
+        "row_own_keys",
+    )  # fmt: skip
 
     def __init__(self, layout: ObservationLayout, memo: _Memo, state: Any, seat: int):
         self.vector = np.zeros(layout.size, np.float32)
@@ -603,6 +658,21 @@ class _View:
         #: per Rows block: (the table's clock, the order, the versions of the rows gathered) last time
         self.rows_seen: list[Any] = [None] * len(layout._rows)
         self.row_outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b in layout._rows]
+        #: per Rows block with an own band: (its key function, its encoder, its columns in a scratch
+        #: row, that scratch's bytes, zeros of their size, its bytes in the vector), and its last key
+        self.row_own: list[tuple | None] = []
+        for b in layout._rows:
+            own = b.rows.own
+            if own is None:
+                self.row_own.append(None)
+                continue
+            start, stop = own.cols
+            scratch = np.zeros(stop - start, np.float32)
+            at = b.offset + own.place * b.shape[1]
+            here, zeros = _zeroing(memoryview(scratch).cast("B"), 0, stop - start)
+            there = data[4 * (at + start) : 4 * (at + stop)]
+            self.row_own.append((own.key, own.encode, scratch, here, zeros, there))
+        self.row_own_keys: list[Any] = [_UNSEEN] * len(layout._rows)
 
     def _run(self, layout: ObservationLayout, memo: _Memo, k: int) -> tuple:
         """Framed run ``k`` as its plan brings it in (see ``runs``)."""
@@ -627,6 +697,7 @@ class _View:
         self.snapshot = None
         self.runs_seen = [-1] * len(self.runs_seen)
         self.rows_seen = [None] * len(self.rows_seen)
+        self.row_own_keys = [_UNSEEN] * len(self.row_own_keys)
         for k, framed in enumerate(layout._framed_runs):
             if framed:
                 plan = layout._gather(k, state, seat)
