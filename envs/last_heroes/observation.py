@@ -11,14 +11,12 @@ few small values the block is made of. ``State.observe`` is the core memo
 ``OBSERVATION_LAYOUT.encode_plain`` runs the same functions from scratch, the definition.
 
 Global, Decks and Tiles are the same for every observer (shared: written once for all of them).
-Seats is a :class:`~envs.core.observation.Rows` table in two bands, the flags (present, acting,
-first: the acting seat moves) and the rest of the row (under the seat's ``_seat_ver``). A seat's row
-is the same for every observer except in one place: the observer's own row shows its whole hand as
-the known cards, the others only the cards that entered it publicly. So the table holds 2n rows, row
-``i`` seat ``i`` as the others see it and row ``n + i`` as it sees itself, and each observer gathers
-its own self-row first. Both rows of a seat share its key, so the memo rewrites them in the same
-refresh, row ``i`` first: the self-row then reuses the rest of the row just built (``_LAST_BODY``,
-checked against the state and the seat's version) and builds only its known cards. Hand, Columns
+Seats is a :class:`~envs.core.observation.Rows` table of a row per seat, as the others see it, in
+two bands, the flags (present, acting, first: the acting seat moves) and the rest of the row (under
+the seat's ``_seat_ver``). A seat's row is the same for every observer except in one place: the
+observer's own row shows its whole hand as the known cards, the others only the cards that entered
+it publicly. That is the table's :class:`~envs.core.observation.OwnBand`, the known cards of the
+observer's own place (0) written for it under its ``_hand_ver``. Hand, Columns
 (standee owners by relative seat, "could kill it now" flags), Cards (the opponents' cards) and
 Pending (relative seats) are each observer's own.
 
@@ -40,7 +38,7 @@ import weakref
 
 import numpy as np
 
-from envs.core.observation import Band, Block, ObservationLayout, Rows, field_offsets
+from envs.core.observation import Band, Block, ObservationLayout, OwnBand, Rows, field_offsets
 from envs.last_heroes.constants import EXCHANGE_GIVE, HELD, IMPACT, L1_GIVE, LOAD_SOURCE, NO, SETUP_PICK
 from envs.last_heroes.content import JOKER_CAP, MAX_PLAYERS, NUM_KINDS, NUM_LEVELS, NUM_POWERS
 
@@ -170,7 +168,7 @@ def _hand_key(s, seat: int):
     return s._hand_ver[seat]
 
 
-# -- seats: a Rows table of 2n rows (see the module doc) -------------------------------------------
+# -- seats: a Rows table of a row per seat, the own known cards an OwnBand (see the module doc) ----
 #: the flags band (present, acting, first): [acting][first]
 _FLAGS = [[_f32([1.0, a, f]) for f in (0.0, 1.0)] for a in (0.0, 1.0)]
 _WRITE_FLAGS = _writer(_HAND_SIZE)
@@ -178,14 +176,12 @@ assert (_PRESENT, _FIRST, _HAND_SIZE) == (0, 2, 3) and SEAT["acting"] == 1
 
 
 def _seat_flags(s, r: int, out: np.ndarray) -> None:
-    n = s.n
-    i = r if r < n else r - n
-    _WRITE_FLAGS(out, 0, _FLAGS[i == s.current_player][i == s.first])
+    _WRITE_FLAGS(out, 0, _FLAGS[r == s.current_player][r == s.first])
 
 
-#: per table size, per current player + 1 (0: nobody, the game is over): whether each of the 2n rows
-#: is the acting seat's (the first player never changes)
-_ACTING = {n: [[i % n == cp for i in range(2 * n)] for cp in range(-1, n)] for n in range(2, MAX_PLAYERS + 1)}
+#: per table size, per current player + 1 (0: nobody, the game is over): whether each row is the
+#: acting seat's (the first player never changes)
+_ACTING = {n: [[i == cp for i in range(n)] for cp in range(-1, n)] for n in range(2, MAX_PLAYERS + 1)}
 
 
 def _acting_keys(s) -> list:
@@ -231,35 +227,18 @@ assert (_ARTEFACTS, _USABLE, _STANDEE, _KNOWN) == (63, 69, 75, 83)
 
 
 def _seat_body(s, r: int, out: np.ndarray) -> None:
-    """hand size ... known hand of seat r (r >= n: seat r - n as it sees itself, its whole hand)."""
-    n = s.n
-    if r >= n:
-        i = r - n
-        hand = s.hands[i]
-        try:
-            known = b"".join(map(_FIFTH.__getitem__, hand))
-        except IndexError:
-            known = _f32([x / 5.0 for x in hand])
-        state, seat, ver, body = _LAST_BODY[0]  # one tuple: a consistent snapshot
-        if state is s and seat == i and ver == s._seat_ver[i]:
-            _WRITE_BODY(out, 0, body + known)  # the rest as in row i, just written
-            return
-        _WRITE_BODY(out, 0, _body(s, i) + known)
-        return
-    body = _body(s, r)
-    _LAST_BODY[0] = (s, r, s._seat_ver[r], body)
+    """hand size ... known hand of seat r, as the others see it."""
     counts = s.hands[r] if s.game.options["open_hands"] else s.known[r]
     try:
         known = b"".join(map(_FIFTH.__getitem__, counts))
     except IndexError:
         known = _f32([x / 5.0 for x in counts])
-    _WRITE_BODY(out, 0, body + known)
+    _WRITE_BODY(out, 0, _body(s, r) + known)
 
 
-#: the last public row body built: (state, seat, its _seat_ver, the bytes), for the self-row of the
-#: same seat that follows it in the same refresh (rows i and n + i share their key); a state and a
-#: seat version fix the body, so a stale entry is never used
-_LAST_BODY: list[tuple] = [(None, -1, -1, b"")]
+def _own_known(s, seat: int, out: np.ndarray) -> None:
+    """The observer's own known cards (its own row, place 0): its whole hand."""
+    _WRITE_KINDS(out, 0, _fifths(s.hands[seat]))
 
 
 def _body(s, i: int) -> bytes:
@@ -316,13 +295,12 @@ def _body(s, i: int) -> bytes:
 
 def _seat_keys(s) -> list:
     # _seat_ver[i] moves with anything in seat i's row (its hand and known cards included)
-    ver = s._seat_ver
-    return ver + ver
+    return s._seat_ver[:]
 
 
-#: per table size, per observer: the row at each relative place (its self-row first; -1: no seat)
+#: per table size, per observer: the row at each relative place (its own first; -1: no seat)
 _ORDER = {
-    n: [(n + seat,) + tuple((seat + r) % n for r in range(1, n)) + (-1,) * (MAX_PLAYERS - n) for seat in range(n)]
+    n: [tuple((seat + r) % n for r in range(n)) + (-1,) * (MAX_PLAYERS - n) for seat in range(n)]
     for n in range(2, MAX_PLAYERS + 1)
 }
 
@@ -332,7 +310,7 @@ def _seat_order(s, seat: int) -> tuple[int, ...]:
 
 
 def _seat_rows(s) -> int:
-    return 2 * s.n
+    return s.n
 
 
 # -- columns (the observer's own: relative standee owners, its kill flags) -------------------------
@@ -558,6 +536,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
                 Band((0, _HAND_SIZE), _seat_flags, _acting_keys),
                 Band((_HAND_SIZE, SEAT_SIZE), _seat_body, _seat_keys),
             ),
+            own=OwnBand((_KNOWN, SEAT_SIZE), _own_known, _hand_key),
         ),
         Block(
             "columns",

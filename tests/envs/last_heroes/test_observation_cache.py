@@ -152,9 +152,9 @@ def _known_rows(obs: np.ndarray, n: int) -> np.ndarray:
 
 @pytest.mark.parametrize("open_hands", [False, True])
 def test_each_seat_sees_its_own_whole_hand_and_only_the_known_cards_of_the_others(open_hands):
-    """The seats table holds each seat twice, as the others see it and as it sees itself: an
-    observer's own row shows its whole hand, another's row that seat's known cards (its whole hand
-    with open_hands), through the memo and the plain encoder alike, at every step."""
+    """The seats table holds each seat as the others see it, and its own band the observer's whole
+    hand: an observer's own row shows its whole hand, another's row that seat's known cards (its
+    whole hand with open_hands), through the memo and the plain encoder alike, at every step."""
     n = 3
     game = LastHeroesGame(num_players=n, open_hands=open_hands)
     rng = np.random.default_rng(11)
