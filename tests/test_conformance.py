@@ -379,6 +379,23 @@ def test_an_own_band_shows_the_observers_columns_over_its_place_and_survives_a_g
                                     rows.bands, own)])  # fmt: skip
 
 
+def test_a_rows_memo_taken_over_by_a_table_of_another_size_gathers_from_its_own_rows():
+    """The memo keeps each order's row index; a state with more rows that takes the memo over must
+    not reuse an index whose zero row is now a seat's."""
+    seats = OBS["seats"].rows
+    fixed = Rows("seats", (4, 1), "", seats.encode_row, seats.key_row, lambda s, seat: (0, -1, 1, -1), seats.count,
+                 seats.reads)  # fmt: skip
+    game_cls = _relay_with_layout([fixed if b.name == "seats" else b.spec() for b in OBS.blocks])
+    small = game_cls(num_players=2).new_state(0)
+    small.observe(0)  # index (0, 2, 1, 2): row 2 the zero row
+    memo = small._obs_memo
+    del small
+    big = game_cls(num_players=3).new_state(0)
+    big.current_player = 2  # row 2 now seat 2's, acting
+    assert np.array_equal(big.observe(0), big.game.observation_layout.encode_plain(big, 0))
+    assert big._obs_memo is memo  # taken over
+
+
 def test_blocks_naming_one_key_function_share_one_call_and_are_rewritten_together():
     calls, written = [], []
 

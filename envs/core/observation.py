@@ -487,8 +487,8 @@ class ObservationLayout:
             own = view.row_own[k]
             fresh = False  # the own band rewritten
             if own is not None:
-                key_of, encode, cols, here, zeros, there = own
-                key = key_of(state, seat)
+                key_of, g, encode, cols, here, zeros, there = own
+                key = keys[g] if g is not None else key_of(state, seat)  # an own block's key: this call's
                 last = view.row_own_keys[k]
                 if key != last or last is _UNSEEN:
                     here[:] = zeros
@@ -499,16 +499,14 @@ class ObservationLayout:
                 if fresh:
                     there[:] = here
                 continue  # no row rewritten since this observer gathered them in this order
-            versions = table.versions
-            stamp = (table.clock, order, [versions[r] for r in order if r >= 0])
-            if seen is None or seen[1:] != stamp[1:]:
-                # every index valid (-1 is the zero row): no bounds buffer ("raise" copies through one)
-                table.matrix.take([r if r >= 0 else table.zero for r in order], 0, view.row_outs[k], "clip")
-                if own is not None:
-                    there[:] = here  # the own band over the row gathered at its place
-            elif fresh:
-                there[:] = here
-            view.rows_seen[k] = stamp
+            index = table.index.get(order) if type(order) is tuple else None
+            if index is None:
+                index = table.index_of(order)
+            # every index valid (-1 is the zero row): no bounds buffer ("raise" copies through one)
+            table.matrix.take(index, 0, view.row_outs[k], "clip")
+            if own is not None:
+                there[:] = here  # the own band over the row gathered at its place
+            view.rows_seen[k] = (table.clock, order)
         if self.fields:
             view.snapshot = snapshot
         return vec.copy()
@@ -655,7 +653,8 @@ class _View:
                 self.plans.append(layout._gather(k, state, seat))
                 self.runs.append(self._run(layout, memo, k))
         self.runs_seen = [-1] * len(layout._runs)  # the version of each run of shared blocks brought in
-        #: per Rows block: (the table's clock, the order, the versions of the rows gathered) last time
+        #: per Rows block: (the table's clock, the order) when this observer last gathered it (a row
+        #: rewritten since, shown or not, gathers the table again: cheaper than telling which)
         self.rows_seen: list[Any] = [None] * len(layout._rows)
         self.row_outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b in layout._rows]
         #: per Rows block with an own band: (its key function, its encoder, its columns in a scratch
@@ -671,7 +670,9 @@ class _View:
             at = b.offset + own.place * b.shape[1]
             here, zeros = _zeroing(memoryview(scratch).cast("B"), 0, stop - start)
             there = data[4 * (at + start) : 4 * (at + stop)]
-            self.row_own.append((own.key, own.encode, scratch, here, zeros, there))
+            # an own block's key function: the key that block's check just got (no second call)
+            g = next((g for g, group in enumerate(layout._own_groups) if group[0] is own.key), None)
+            self.row_own.append((own.key, g, own.encode, scratch, here, zeros, there))
         self.row_own_keys: list[Any] = [_UNSEEN] * len(layout._rows)
 
     def _run(self, layout: ObservationLayout, memo: _Memo, k: int) -> tuple:
@@ -709,10 +710,10 @@ class _View:
 
 class _RowTable:
     """Every absolute row of one Rows block, each band of each written once under its key (the last
-    row: zeros); a row's version changes whenever any of its bands is rewritten. Bands that give the
-    very same keys function share one call of it and are rewritten together."""
+    row: zeros); the clock moves whenever a band of a row is rewritten. Bands that give the very same
+    keys function share one call of it and are rewritten together."""
 
-    __slots__ = ("rows", "bands", "groups", "matrix", "writes", "keys", "versions", "zero", "clock")
+    __slots__ = ("rows", "bands", "groups", "matrix", "writes", "keys", "zero", "clock", "index")
 
     def __init__(self, rows: Rows):
         self.rows = rows
@@ -725,12 +726,21 @@ class _RowTable:
         #: per group, per row: per band (its encoder, its view into the matrix, its bytes there, zeros)
         self.writes: list[list[list[tuple]]] = []
         self.keys: list[list[Any]] = []  # per group, per row: the key its bands were written under
-        self.versions: list[int] = []
         self.zero = 0
         self.clock = 0
+        self.index: dict[tuple, np.ndarray] = {}  # per order: the rows to take (see index_of)
+
+    def index_of(self, order: Sequence[int]) -> np.ndarray:
+        """The rows to take for ``order`` (-1: the zero row), kept per order tuple."""
+        index = np.array([r if r >= 0 else self.zero for r in order], np.intp)
+        if type(order) is tuple:
+            if len(self.index) >= 256:  # order functions that build new tuples of many kinds: a bound
+                self.index.clear()
+            self.index[order] = index
+        return index
 
     def forget(self) -> None:
-        """Every row unseen (rewritten on the next refresh, under new versions)."""
+        """Every row unseen (rewritten on the next refresh)."""
         self.keys = [[_UNSEEN] * self.zero for _ in self.groups]
 
     def refresh(self, state: Any) -> None:
@@ -754,9 +764,8 @@ class _RowTable:
                 for _, bands in self.groups
             ]
             self.keys = [[_UNSEEN] * count for _ in self.groups]
-            self.versions = [-1] * count
             self.zero = count
-        versions = self.versions
+            self.index = {}  # the zero row moved
         for g, (keys_of, _) in enumerate(self.groups):
             keys = keys_of(state)
             if type(keys) is not list:
@@ -773,8 +782,7 @@ class _RowTable:
                 for encode, out, zero, zeros in writes[r]:
                     zero[:] = zeros
                     encode(state, r, out)
-                self.clock += 1
-                versions[r] = self.clock
+            self.clock += 1
             self.keys[g] = keys
 
 
