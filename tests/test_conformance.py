@@ -380,8 +380,8 @@ def test_an_own_band_shows_the_observers_columns_over_its_place_and_survives_a_g
 
 
 def test_a_rows_memo_taken_over_by_a_table_of_another_size_gathers_from_its_own_rows():
-    """The memo keeps each order's row index; a state with more rows that takes the memo over must
-    not reuse an index whose zero row is now a seat's."""
+    """A state with more rows that takes a memo over must not gather as the gone state did (its
+    zero row is now a seat's)."""
     seats = OBS["seats"].rows
     fixed = Rows("seats", (4, 1), "", seats.encode_row, seats.key_row, lambda s, seat: (0, -1, 1, -1), seats.count,
                  seats.reads)  # fmt: skip
@@ -394,6 +394,21 @@ def test_a_rows_memo_taken_over_by_a_table_of_another_size_gathers_from_its_own_
     big.current_player = 2  # row 2 now seat 2's, acting
     assert np.array_equal(big.observe(0), big.game.observation_layout.encode_plain(big, 0))
     assert big._obs_memo is memo  # taken over
+
+
+def test_a_rows_table_that_grows_during_a_state_gathers_from_its_new_rows():
+    """The memo keeps each observer's gather (byte copies from the table); a table that changes size
+    is built anew, and a gather of the old one must not be reused."""
+    seats = OBS["seats"].rows
+    growing = Rows("seats", (4, 1), "", seats.encode_row, seats.key_row, lambda s, seat: (0, -1, 1, -1),
+                   lambda s: 2 + (s.phase > 0), ("current_player", "phase"))  # fmt: skip
+    game_cls = _relay_with_layout([growing if b.name == "seats" else b.spec() for b in OBS.blocks])
+    state = game_cls(num_players=3).new_state(0)
+    layout = state.game.observation_layout
+    assert state.phase == 0 and state.current_player == 0
+    assert np.array_equal(state.observe(0), layout.encode_plain(state, 0))
+    state.phase, state.current_player = 1, 1  # three rows now, seat 1 acting
+    assert np.array_equal(state.observe(0), layout.encode_plain(state, 0))
 
 
 def test_blocks_naming_one_key_function_share_one_call_and_are_rewritten_together():

@@ -44,6 +44,8 @@ How the memo knows a block may have changed:
   observer gathers them in its ``order``, so a step that changes one seat rewrites one row. A row
   may be cut into :class:`Band` s of columns, each with its encoder and a function giving every
   row's key at once: a step that moves one seat's flag then rewrites that band of that row only.
+  An :class:`OwnBand` is columns of the observer's own place written for each observer (its whole
+  hand over the known cards the others see), copied over that place after each gather.
 
 :meth:`ObservationLayout.encode` is the observation with the memo: it keeps, on the state, each
 observer's last vector, and rewrites only the blocks that may have changed (a copy or pickle of the
@@ -499,11 +501,11 @@ class ObservationLayout:
                 if fresh:
                     there[:] = here
                 continue  # no row rewritten since this observer gathered them in this order
-            index = table.index.get(order) if type(order) is tuple else None
-            if index is None:
-                index = table.index_of(order)
-            # every index valid (-1 is the zero row): no bounds buffer ("raise" copies through one)
-            table.matrix.take(index, 0, view.row_outs[k], "clip")
+            plan = view.row_plans[k]
+            if plan is None or plan[1] != table.size or plan[0] != order:
+                plan = view.row_plans[k] = (order, table.size, table.copies(order, view.row_bytes[k]))
+            for to, source in plan[2]:  # stretches of consecutive rows (a rotation: one or two), zeros
+                to[:] = source
             if own is not None:
                 there[:] = here  # the own band over the row gathered at its place
             view.rows_seen[k] = (table.clock, order)
@@ -618,8 +620,8 @@ class _View:
     """One observer's last vector, its blocks' views into it, and what each was made from."""
 
     __slots__ = (
-        "vector", "own", "keys", "snapshot", "runs", "plans", "runs_seen", "rows_seen", "row_outs", "row_own",
-        "row_own_keys",
+        "vector", "own", "keys", "snapshot", "runs", "plans", "runs_seen", "rows_seen", "row_bytes", "row_plans",
+        "row_own", "row_own_keys",
     )  # fmt: skip
 
     def __init__(self, layout: ObservationLayout, memo: _Memo, state: Any, seat: int):
@@ -656,7 +658,9 @@ class _View:
         #: per Rows block: (the table's clock, the order) when this observer last gathered it (a row
         #: rewritten since, shown or not, gathers the table again: cheaper than telling which)
         self.rows_seen: list[Any] = [None] * len(layout._rows)
-        self.row_outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b in layout._rows]
+        self.row_bytes = [data[4 * b.offset : 4 * b.stop] for b in layout._rows]
+        #: per Rows block: (the order, the table's size, the byte copies that gather it) last built
+        self.row_plans: list[Any] = [None] * len(layout._rows)
         #: per Rows block with an own band: (its key function, its encoder, its columns in a scratch
         #: row, that scratch's bytes, zeros of their size, its bytes in the vector), and its last key
         self.row_own: list[tuple | None] = []
@@ -698,6 +702,7 @@ class _View:
         self.snapshot = None
         self.runs_seen = [-1] * len(self.runs_seen)
         self.rows_seen = [None] * len(self.rows_seen)
+        self.row_plans = [None] * len(self.row_plans)
         self.row_own_keys = [_UNSEEN] * len(self.row_own_keys)
         for k, framed in enumerate(layout._framed_runs):
             if framed:
@@ -713,7 +718,7 @@ class _RowTable:
     row: zeros); the clock moves whenever a band of a row is rewritten. Bands that give the very same
     keys function share one call of it and are rewritten together."""
 
-    __slots__ = ("rows", "bands", "groups", "matrix", "writes", "keys", "zero", "clock", "index")
+    __slots__ = ("rows", "bands", "groups", "matrix", "writes", "keys", "zero", "clock", "size")
 
     def __init__(self, rows: Rows):
         self.rows = rows
@@ -728,16 +733,27 @@ class _RowTable:
         self.keys: list[list[Any]] = []  # per group, per row: the key its bands were written under
         self.zero = 0
         self.clock = 0
-        self.index: dict[tuple, np.ndarray] = {}  # per order: the rows to take (see index_of)
+        self.size = 0  # counts the matrices built: a gather's copies are of one
 
-    def index_of(self, order: Sequence[int]) -> np.ndarray:
-        """The rows to take for ``order`` (-1: the zero row), kept per order tuple."""
-        index = np.array([r if r >= 0 else self.zero for r in order], np.intp)
-        if type(order) is tuple:
-            if len(self.index) >= 256:  # order functions that build new tuples of many kinds: a bound
-                self.index.clear()
-            self.index[order] = index
-        return index
+    def copies(self, order: Sequence[int], out: memoryview) -> list[tuple[memoryview, Any]]:
+        """How ``order`` is gathered into ``out`` (a block's bytes): ``(bytes there, bytes here or
+        zeros)`` pairs, one per stretch of places showing consecutive rows (a rotation of the rows:
+        one or two) or zeros (-1)."""
+        width = 4 * self.rows.shape[1]
+        source = memoryview(self.matrix).cast("B")
+        pairs: list[tuple[memoryview, Any]] = []
+        place = 0
+        while place < len(order):
+            r, end = order[place], place + 1
+            while end < len(order) and (order[end] < 0 if r < 0 else order[end] == r + end - place):
+                end += 1
+            here = out[place * width : end * width]
+            if r < 0:
+                pairs.append((here, bytes((end - place) * width)))
+            else:
+                pairs.append((here, source[r * width : (r + end - place) * width]))
+            place = end
+        return pairs
 
     def forget(self) -> None:
         """Every row unseen (rewritten on the next refresh)."""
@@ -765,7 +781,7 @@ class _RowTable:
             ]
             self.keys = [[_UNSEEN] * count for _ in self.groups]
             self.zero = count
-            self.index = {}  # the zero row moved
+            self.size += 1  # the gathers' copies were of the old matrix
         for g, (keys_of, _) in enumerate(self.groups):
             keys = keys_of(state)
             if type(keys) is not list:
