@@ -25,10 +25,10 @@ standee, a battlefield column) and Python floats packed with ``struct`` (a C flo
 numpy's item assignment gives), then copied once, rather than written item by item into numpy. The
 battlefield columns come from a table per game (a pure function of the column's monsters,
 permanent breaches, covers and pedestal, and of the game's content), so an entry is never stale.
-Through the memo a random-play decision costs about 1.4-1.5x the machine instructions of the
+Through the memo a random-play decision costs about 1.25-1.3x the machine instructions of the
 hand-made cache this module had before (which patched single one-hots in each observer's last
-vector): the memo's fixed cost per call (a key call per block, the row table's refresh) and whole
-blocks rewritten where a one-hot moved (README, Speed).
+vector): the memo's fixed cost per call (a key call per group of blocks, the row table's refresh)
+and whole blocks rewritten where a one-hot moved (README, Speed).
 """
 
 from __future__ import annotations
