@@ -664,6 +664,16 @@ def _check_block_reads(layout: ObservationLayout, state: State, seat: int, where
         )
 
 
+def _absolute(layout: ObservationLayout, block, state: State, seat: int) -> np.ndarray:
+    """A shared block as ``seat`` would have it written for everyone: a framed block in the absolute
+    frame (before its frame's gather), any other as that seat sees it."""
+    if block.frame is None:
+        return layout.encode_plain(state, seat)[block.offset : block.stop]
+    out = np.zeros(block.shape, np.float32)
+    block.absolute(state, seat, out)
+    return out.reshape(-1)
+
+
 def _within(values: np.ndarray, layout: ObservationLayout) -> bool:
     return bool(np.all((values >= layout.low) & (values <= layout.high)))
 
@@ -705,10 +715,11 @@ def check_observation_memo(
                 assert not out, f"{where}: seat {seat}'s observation leaves [{layout.low}, {layout.high}] in {out}"
             for b in layout.blocks:
                 if b.shared and num_players > 1:
-                    first = layout.encode_plain(state, 0)[b.offset : b.stop]
+                    first = _absolute(layout, b, state, 0)
                     for seat in range(1, num_players):
-                        assert np.array_equal(first, layout.encode_plain(state, seat)[b.offset : b.stop]), (
+                        assert np.array_equal(first, _absolute(layout, b, state, seat)), (
                             f"{where}: shared block {b.name!r} differs between seats 0 and {seat}"
+                            + (" in the absolute frame" if b.frame is not None else "")
                         )
             if step % 7 == 0:
                 _check_block_reads(layout, state, int(seats[0]), where)

@@ -8,7 +8,7 @@ import pytest
 
 import envs
 from envs import conformance as kit
-from envs.core import Band, Block, ObservationLayout, Rows
+from envs.core import Band, Block, ObservationLayout, OwnBand, Rows
 from tests.toys import OBS, CrashingRelayGame, RelayGame, UncheckedRelayGame
 
 
@@ -78,8 +78,9 @@ def test_round_trips(env_id, n, options):
 def test_observation_memo(env_id, n, options):
     game_cls = envs.game_class(env_id)
     if not game_cls(num_players=n, **options).observation_layout.encodable:
-        # Last Heroes and Last Bastion keep their own tuned encoders for now (issue 22); Lost Legends,
-        # Heroes and Monsters, the toy and any game declared in blocks are checked
+        # Last Bastion keeps its own tuned encoder for now (issue 22); Last Heroes (its Python engine;
+        # the compiled one has its own observe), Lost Legends, Heroes and Monsters, the toy and any
+        # game declared in blocks are checked
         pytest.skip(f"{env_id} encodes its observation itself, not through the core memo")
     kit.check_observation_memo(game_cls, n, games=2, **options)
 
@@ -331,6 +332,85 @@ def test_bands_must_cover_the_row_in_order_and_replace_encode_row():
             ObservationLayout([bad])
 
 
+def _seats_with_own(written, own_key):
+    """The toy's banded seat rows (acting, active) with an own band over column 1 of the observer's
+    place: the counter plus the observer's seat (counted)."""
+    rows = _banded_seats([], _acting_keys, _active_keys)
+
+    def own(s, seat, out):
+        written.append(seat)
+        out[0] = (s.counter + seat) / 100.0
+
+    reads = rows.reads + ("counter",)
+    return Rows(rows.name, rows.shape, "", None, None, rows.order, rows.count, reads, rows.bands,
+                OwnBand((1, 2), own, own_key))  # fmt: skip
+
+
+def test_an_own_band_shows_the_observers_columns_over_its_place_and_survives_a_gather():
+    written = []
+    blocks = [_seats_with_own(written, lambda s, seat: s.counter) if b.name == "seats" else b.spec()
+              for b in OBS.blocks]  # fmt: skip
+    game_cls = _relay_with_layout(blocks)
+    state = game_cls(num_players=3).new_state(0)
+    layout = state.game.observation_layout
+    at = layout["seats"].offset
+    memo = [state.observe(seat) for seat in range(3)]
+    assert [memo[seat][at + 1] for seat in range(3)] == [np.float32(seat / 100.0) for seat in range(3)]
+    assert sorted(written) == [0, 1, 2]
+    assert all(np.array_equal(memo[seat], layout.encode_plain(state, seat)) for seat in range(3))
+    del written[:]
+    state.current_player = 2  # rows 0 and 2 rewritten and gathered: the own band stays, not rewritten
+    memo = [state.observe(seat) for seat in range(3)]
+    assert written == []
+    assert all(np.array_equal(memo[seat], layout.encode_plain(state, seat)) for seat in range(3))
+    del written[:]
+    state.counter += 1  # the own band alone changes: rewritten, no row gathered
+    memo = [state.observe(seat) for seat in range(3)]
+    assert sorted(written) == [0, 1, 2]
+    assert all(np.array_equal(memo[seat], layout.encode_plain(state, seat)) for seat in range(3))
+    kit.check_observation_memo(game_cls, 3, games=3)
+    stale = [_seats_with_own([], lambda s, seat: 0) if b.name == "seats" else b.spec() for b in OBS.blocks]
+    with pytest.raises(AssertionError, match="differs from the plain one in \\['seats'\\]"):
+        kit.check_observation_memo(_relay_with_layout(stale), 3, games=3)
+    rows = _seats_with_own([], lambda s, seat: 0)
+    for own in (OwnBand((1, 3), rows.own.encode, rows.own.key), OwnBand((0, 1), rows.own.encode, rows.own.key, 4)):
+        with pytest.raises(ValueError, match="own band"):
+            ObservationLayout([Rows(rows.name, rows.shape, "", None, None, rows.order, rows.count, rows.reads,
+                                    rows.bands, own)])  # fmt: skip
+
+
+def test_a_rows_memo_taken_over_by_a_table_of_another_size_gathers_from_its_own_rows():
+    """A state with more rows that takes a memo over must not gather as the gone state did (its
+    zero row is now a seat's)."""
+    seats = OBS["seats"].rows
+    fixed = Rows("seats", (4, 1), "", seats.encode_row, seats.key_row, lambda s, seat: (0, -1, 1, -1), seats.count,
+                 seats.reads)  # fmt: skip
+    game_cls = _relay_with_layout([fixed if b.name == "seats" else b.spec() for b in OBS.blocks])
+    small = game_cls(num_players=2).new_state(0)
+    small.observe(0)  # index (0, 2, 1, 2): row 2 the zero row
+    memo = small._obs_memo
+    del small
+    big = game_cls(num_players=3).new_state(0)
+    big.current_player = 2  # row 2 now seat 2's, acting
+    assert np.array_equal(big.observe(0), big.game.observation_layout.encode_plain(big, 0))
+    assert big._obs_memo is memo  # taken over
+
+
+def test_a_rows_table_that_grows_during_a_state_gathers_from_its_new_rows():
+    """The memo keeps each observer's gather (byte copies from the table); a table that changes size
+    is built anew, and a gather of the old one must not be reused."""
+    seats = OBS["seats"].rows
+    growing = Rows("seats", (4, 1), "", seats.encode_row, seats.key_row, lambda s, seat: (0, -1, 1, -1),
+                   lambda s: 2 + (s.phase > 0), ("current_player", "phase"))  # fmt: skip
+    game_cls = _relay_with_layout([growing if b.name == "seats" else b.spec() for b in OBS.blocks])
+    state = game_cls(num_players=3).new_state(0)
+    layout = state.game.observation_layout
+    assert state.phase == 0 and state.current_player == 0
+    assert np.array_equal(state.observe(0), layout.encode_plain(state, 0))
+    state.phase, state.current_player = 1, 1  # three rows now, seat 1 acting
+    assert np.array_equal(state.observe(0), layout.encode_plain(state, 0))
+
+
 def test_blocks_naming_one_key_function_share_one_call_and_are_rewritten_together():
     calls, written = [], []
 
@@ -360,6 +440,154 @@ def test_blocks_naming_one_key_function_share_one_call_and_are_rewritten_togethe
     memo = state.observe(0)
     assert calls == [0, 0, 0] and len(written) == 4 and np.array_equal(memo, layout.encode_plain(state, 0))
     kit.check_observation_memo(game_cls, 2, games=3)
+
+
+#: per observer seat, the absolute seat shown at each relative place (4 places, the toy's 1-4 seats)
+_SEAT_FRAMES = [np.array([(seat + p) % 4 for p in range(4)]) for seat in range(4)]
+
+
+def _framed_layout(written, key=None, frame=None, encode=None):
+    """The toy's layout with a framed shared block "acting" right after "counter" (one run): the
+    acting seat one-hot written once in the absolute frame (counted), each observer's places
+    gathered through ``_SEAT_FRAMES``."""
+
+    def acting(s, seat, out):
+        written.append(seat)
+        out[s.current_player] = 1.0
+
+    block = Block(
+        "acting",
+        4,
+        "the acting seat, per relative place",
+        encode or acting,
+        reads=("current_player",),
+        shared=True,
+        key=key,
+        frame=frame or (lambda s, seat: _SEAT_FRAMES[seat]),
+    )
+    specs = [b.spec() for b in OBS.blocks]
+    return specs[:1] + [block] + specs[1:]
+
+
+def test_a_framed_block_is_written_once_and_gathered_into_each_observers_frame():
+    written = []
+    game_cls = _relay_with_layout(_framed_layout(written))
+    state = game_cls(num_players=3).new_state(0)
+    layout = state.game.observation_layout
+    acting = layout.slice("acting")
+    state.current_player = 2
+    seen = {seat: state.observe(seat)[acting] for seat in range(3)}
+    assert len(written) == 1  # one absolute block for the three observers
+    # observer s shows at place p the seat (s + p) mod 4: seat 2 acts at place 2, 1 and 0
+    assert [int(np.argmax(seen[seat])) for seat in range(3)] == [2, 1, 0]
+    state.current_player = 1  # observers 1 and 2 away while it changes; observer 0 sees it first
+    assert int(np.argmax(state.observe(0)[acting])) == 1 and len(written) == 2
+    state.current_player = 0  # and again: observers 1 and 2 missed two versions
+    assert int(np.argmax(state.observe(0)[acting])) == 0 and len(written) == 3
+    memo = {seat: state.observe(seat) for seat in (1, 2)}  # no rewrite, but a gather of the new version
+    assert len(written) == 3 and [int(np.argmax(memo[seat][acting])) for seat in (1, 2)] == [3, 2]
+    state.counter += 1  # a neighbour in the same run changes: gathered as it stands, unpermuted
+    memo = {seat: state.observe(seat) for seat in range(3)}
+    assert len(written) == 3
+    assert all(np.array_equal(memo[seat], layout.encode_plain(state, seat)) for seat in range(3))
+    kit.check_observation_memo(game_cls, 3, games=3)
+    kit.check_observation_memo(game_cls, 4, games=2)
+
+
+def test_a_framed_block_refreshes_on_its_key_and_shares_one_key_call_with_its_group():
+    written, calls = [], []
+
+    def key(s, seat):
+        calls.append(seat)
+        return (s.current_player, s.phase)
+
+    specs = _framed_layout(written, key=key)
+    specs = [Block(b.name, b.shape, b.doc, b.encode, b.reads, True, key) if b.name == "phase" else b for b in specs]
+    game_cls = _relay_with_layout(specs)
+    state = game_cls(num_players=2).new_state(0)
+    layout = state.game.observation_layout
+    state.observe(0)
+    state.observe(1)
+    assert len(calls) == 2 and len(written) == 1  # one key call per observation for both blocks
+    state.current_player = 1 - state.current_player
+    memo = [state.observe(1), state.observe(0)]
+    assert len(written) == 2 and len(calls) == 4
+    assert np.array_equal(memo[0], layout.encode_plain(state, 1))
+    assert np.array_equal(memo[1], layout.encode_plain(state, 0))
+    kit.check_observation_memo(game_cls, 2, games=3)
+
+
+def test_key_parts_share_one_call_and_rewrite_only_the_blocks_of_the_part_that_changed():
+    written, calls = [], []
+
+    def key(s, seat):
+        calls.append(seat)
+        return s.current_player, s.phase
+
+    specs = _framed_layout(written, key=key)
+    specs = [Block(b.name, b.shape, b.doc, b.encode, b.reads, True, key, b.frame, 0) if b.name == "acting" else b
+             for b in specs]  # fmt: skip
+    phase = OBS["phase"]
+    in_part_1 = Block("phase", phase.shape, "", phase.encode, phase.reads, True, key, key_part=1)
+    specs = [in_part_1 if b.name == "phase" else b for b in specs]
+    game_cls = _relay_with_layout(specs)
+    state = game_cls(num_players=2).new_state(0)
+    layout = state.game.observation_layout
+    state.observe(0)
+    assert len(calls) == 1 and len(written) == 1
+    state.phase = 1 - state.phase  # part 1 only: the acting block stays
+    memo = state.observe(1)
+    assert len(calls) == 2 and len(written) == 1 and np.array_equal(memo, layout.encode_plain(state, 1))
+    state.current_player = 1 - state.current_player
+    memo = state.observe(0)
+    assert len(written) == 3 and np.array_equal(memo, layout.encode_plain(state, 0))  # its write, then plain's
+    kit.check_observation_memo(game_cls, 2, games=3)
+    with pytest.raises(ValueError, match="key_part is for a shared block with a key"):
+        ObservationLayout([Block("x", 1, "", phase.encode, phase.reads, key=key, key_part=0)])
+
+
+def test_the_memo_check_catches_a_wrong_frame_or_an_observers_absolute_block():
+    with pytest.raises(ValueError, match="give shared=True"):
+        ObservationLayout(
+            [Block("x", 4, "", OBS["seat"].encode, ("current_player",), frame=lambda s, seat: _SEAT_FRAMES[0])]
+        )
+    short = _relay_with_layout(_framed_layout([], frame=lambda s, seat: _SEAT_FRAMES[seat][:3]))
+    with pytest.raises(ValueError, match="must give 4 indices in 0..3"):
+        short(num_players=2).new_state(0).observe(0)
+
+    def relative(s, seat, out):  # already in the observer's frame: not the same for everyone
+        out[(s.current_player - seat) % 4] = 1.0
+
+    with pytest.raises(AssertionError, match="memo differs from the plain one in \\[.acting.\\]|in the absolute frame"):
+        kit.check_observation_memo(_relay_with_layout(_framed_layout([], encode=relative)), 2, games=3)
+
+
+def test_a_new_state_takes_over_the_memo_of_a_gone_one_and_forgets_what_it_saw():
+    import gc
+
+    def frame(s, seat):  # a frame that depends on the game (a layout's constant), not only the seat
+        return _SEAT_FRAMES[(seat + s.game.options["target"]) % 4]
+
+    game_cls = _relay_with_layout(_framed_layout([], frame=frame))
+    game = game_cls(num_players=3)
+    layout = game.observation_layout
+    old = game.new_state(0)
+    old.current_player = 2
+    for seat in range(3):
+        old.observe(seat)
+    memo = old._obs_memo
+    del old
+    gc.collect()
+    state = game_cls(num_players=3, target=11).new_state(1)  # the same keys, other frames
+    state.current_player = 2
+    assert np.array_equal(state.observe(1), layout.encode_plain(state, 1))
+    assert state._obs_memo is memo  # taken over
+    for seat in (0, 2, 1):  # observers 0 and 2 get the gone state's views back, reset
+        assert np.array_equal(state.observe(seat), layout.encode_plain(state, seat))
+    alive = game.new_state(2)  # the memo's state is alive: a new memo
+    alive.observe(0)
+    assert alive._obs_memo is not memo
+    kit.check_observation_memo(game_cls, 3, games=4)
 
 
 def test_a_copy_or_pickle_of_a_state_leaves_the_memo_behind():

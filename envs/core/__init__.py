@@ -4,7 +4,7 @@ from envs.core.actions import ActionLayout
 from envs.core.aec import TurnBasedEnv, make_env_factories
 from envs.core.chance import Chance
 from envs.core.game import Game, IllegalActionError, Outcome, State, check_seat, play_forced
-from envs.core.observation import Band, Block, ObservationLayout, Rows
+from envs.core.observation import Band, Block, ObservationLayout, OwnBand, Rows
 from envs.core.options import DRIVER_OPTIONS, Option, resolve_options, split_options
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "IllegalActionError",
     "Block",
     "ObservationLayout",
+    "OwnBand",
     "Rows",
     "Option",
     "Outcome",

@@ -14,24 +14,44 @@ or properties; never a method's result that depends on anything else) and the at
 layout's ``constants`` name (fixed for a state's life, such as ``game``). ``shared=True`` says the
 block is the same for every observer (public, absolute), so it is written once for all of them.
 
+A shared block may also be *framed*: the same facts for everyone, each observer seeing them in its
+own frame (seats as offsets from its own, places turned with its board). ``frame=fn(state, seat)``
+gives a flat index array of the block's size, depending only on the seat and the layout's
+``constants``: observer ``seat``'s block is ``absolute.ravel()[fn(state, seat)]``, where ``encode``
+writes ``absolute``, the block in a frame that does not depend on the observer (its own ``encode``
+must not read ``seat``). The memo writes it once under its key (or snapshot) like any shared block
+and each observer gathers it when it changed since that observer's last gather: neighbouring
+shared blocks rewritten together (one key group) are gathered as one run, by one ``take`` (the
+unframed ones with the identity), or by a few byte copies when the index is a few stretches of
+consecutive floats (a rotation of rows). Give ``fn`` precomputed arrays (a table per frame): the
+memo builds each run's gather once per tuple of arrays it gets. ``encode_plain`` composes the same:
+the absolute block into a scratch, then the gather.
+
 How the memo knows a block may have changed:
 
 - by default, a snapshot of every field it reads (``marshal`` bytes, so a field edited in place is
   seen too): nothing to declare, but a snapshot of a large field costs as much as a small block;
 - ``key=fn(state, seat)``: a cheap value that changes whenever the block may (version counters the
   rules bump, or the few small values the block is made of); the block is rewritten when its key
-  differs from the last one this observer (or, shared, anyone) saw. Blocks that are not shared and
-  name the very same key function are checked with one call and rewritten together (a key check
-  costs about as much as writing a few floats, so small blocks that change together share one);
+  differs from the last one this observer (or, shared, anyone) saw. Blocks that name the very same
+  key function (all shared, or all the observer's own) are checked with one call and rewritten
+  together (a key check costs about as much as writing a few floats, so small blocks that change
+  together share one). Shared blocks may also name a part of one key: ``key=fn, key_part=i`` is
+  the key ``fn(state, seat)[i]``, with one call of ``fn`` for all its parts, so that blocks that
+  change apart but whose keys are made of the same values (copied once) share the work;
 - :class:`Rows`: a table whose rows are the same for every observer, only in another order (a row
   per seat, seat-relative): each absolute row is written once under its own ``key_row`` and each
   observer gathers them in its ``order``, so a step that changes one seat rewrites one row. A row
   may be cut into :class:`Band` s of columns, each with its encoder and a function giving every
   row's key at once: a step that moves one seat's flag then rewrites that band of that row only.
+  An :class:`OwnBand` is columns of the observer's own place written for each observer (its whole
+  hand over the known cards the others see), copied over that place after each gather.
 
 :meth:`ObservationLayout.encode` is the observation with the memo: it keeps, on the state, each
 observer's last vector, and rewrites only the blocks that may have changed (a copy or pickle of the
-state leaves the memo behind).
+state leaves the memo behind). Setting a memo up costs about as much as writing every block, so a
+new state (a new game, a search's clone) takes over the memo of a gone state of the same layout
+when there is one (weak references to the last few states served), forgetting what it saw.
 :meth:`ObservationLayout.encode_plain` is the same functions with the memo off: the definition.
 The conformance kit (``envs.conformance.check_observation_memo``) compares the two on every game and
 checks each block reads only what it declares.
@@ -44,6 +64,7 @@ from __future__ import annotations
 
 import marshal
 import pickle
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -66,6 +87,11 @@ class Block:
     shared: bool = False
     #: key(state, seat) -> a hashable value that changes whenever the block may (None: snapshots)
     key: Callable[[Any, int], Any] | None = None
+    #: frame(state, seat) -> the flat index into the absolute block shown at each place of the
+    #: observer's (shared blocks only; see the module docstring)
+    frame: Callable[[Any, int], Any] | None = None
+    #: shared blocks only: the block's key is ``key(state, seat)[key_part]`` (see the module docstring)
+    key_part: int | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +109,21 @@ class Band:
 
 
 @dataclass(frozen=True)
+class OwnBand:
+    """Columns ``cols = (start, stop)`` of the row at place ``place`` of a :class:`Rows` table (the
+    observer's own row), written for each observer rather than taken from the table:
+    ``encode(state, seat, out)`` writes them into a zeroed ``out`` of ``stop - start`` floats for
+    observer ``seat``, ``key(state, seat)`` changes whenever they may. For a row that every observer
+    sees alike but its own seat sees more of (its whole hand): the table keeps one row per seat, as
+    the others see it, and each observer's own place shows this band over it."""
+
+    cols: tuple[int, int]
+    encode: Callable[[Any, int, np.ndarray], None]
+    key: Callable[[Any, int], Any]
+    place: int = 0
+
+
+@dataclass(frozen=True)
 class Rows:
     """A block of rows that every observer sees in its own order (see the module docstring).
 
@@ -95,7 +136,9 @@ class Rows:
     ``bands``, optional: the row cut into :class:`Band` s of columns (in order, covering it), each
     rewritten only when its own key changes, so a step that moves one flag rewrites a few floats
     rather than a seat's whole row. Give ``encode_row`` and ``key_row`` as ``None`` then: the row is
-    the bands' composition."""
+    the bands' composition.
+
+    ``own``, optional: an :class:`OwnBand`, the observer's own columns over the row at its place."""
 
     name: str
     shape: tuple[int, int]
@@ -106,6 +149,7 @@ class Rows:
     count: Callable[[Any], int]
     reads: tuple[str, ...] = ()
     bands: tuple[Band, ...] = ()
+    own: OwnBand | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +164,9 @@ class ObservationBlock:
     shared: bool = False
     key: Callable[[Any, int], Any] | None = None
     rows: Rows | None = None  # a Rows block: ``encode`` is then its plain composition
+    frame: Callable[[Any, int], Any] | None = None  # a framed block: ``encode`` is its plain composition
+    absolute: Encoder | None = None  # a shared block's encoder as declared (in the absolute frame if framed)
+    key_part: int | None = None
 
     @property
     def stop(self) -> int:
@@ -129,7 +176,10 @@ class ObservationBlock:
         """The block as declared (to build another layout from it)."""
         if self.rows is not None:
             return self.rows
-        return Block(self.name, self.shape, self.doc, self.encode, self.reads, self.shared, self.key)
+        encode = self.absolute if self.frame is not None else self.encode
+        return Block(
+            self.name, self.shape, self.doc, encode, self.reads, self.shared, self.key, self.frame, self.key_part
+        )
 
 
 def _bands(rows: Rows) -> tuple[Band, ...]:
@@ -154,7 +204,9 @@ def _bands(rows: Rows) -> tuple[Band, ...]:
 
 
 def _plain_rows(rows: Rows, bands: tuple[Band, ...]) -> Encoder:
-    """A Rows block written from scratch: each place's absolute row, in the observer's order."""
+    """A Rows block written from scratch: each place's absolute row, in the observer's order, and
+    the observer's own band over its place."""
+    own = rows.own
 
     def encode(state: Any, seat: int, out: np.ndarray) -> None:
         for place, r in enumerate(rows.order(state, seat)):
@@ -162,8 +214,51 @@ def _plain_rows(rows: Rows, bands: tuple[Band, ...]) -> Encoder:
                 row = out[place]
                 for band in bands:
                     band.encode(state, r, row[band.cols[0] : band.cols[1]])
+        if own is not None:
+            cols = out[own.place, own.cols[0] : own.cols[1]]
+            cols[:] = 0.0
+            own.encode(state, seat, cols)
 
     return encode
+
+
+def _check_own(rows: Rows) -> None:
+    own = rows.own
+    if own is None:
+        return
+    places, width = rows.shape
+    start, stop = own.cols
+    if not (0 <= start < stop <= width and 0 <= own.place < places):
+        raise ValueError(f"rows {rows.name!r}: own band {own.cols} at place {own.place} is not within {rows.shape}")
+
+
+def _frame_of(block: ObservationBlock, state: Any, seat: int) -> np.ndarray:
+    """``block.frame(state, seat)`` as an index array, checked (its size, indices within the block)."""
+    index = np.asarray(block.frame(state, seat))
+    if (
+        index.shape != (block.size,)
+        or index.dtype.kind not in "iu"
+        or (block.size and (index.min() < 0 or index.max() >= block.size))
+    ):
+        raise ValueError(
+            f"block {block.name!r}: frame() must give {block.size} indices in 0..{block.size - 1}, got {index!r}"
+        )
+    return index
+
+
+def _plain_framed(block: Block, shape: tuple[int, ...]) -> Encoder:
+    """A framed block written from scratch: the absolute block into a scratch, then gathered."""
+    encode = block.encode
+
+    def plain(state: Any, seat: int, out: np.ndarray) -> None:
+        absolute = np.zeros(shape, np.float32)
+        encode(state, seat, absolute)
+        index = _frame_of(framed, state, seat)
+        absolute.reshape(-1).take(index, 0, out.reshape(-1), "clip")
+
+    size = int(np.prod(shape))
+    framed = ObservationBlock(block.name, shape, 0, size, frame=block.frame)
+    return plain
 
 
 class ObservationLayout:
@@ -194,6 +289,7 @@ class ObservationLayout:
             if isinstance(spec, Rows):
                 if len(shape) != 2:
                     raise ValueError(f"rows {spec.name!r}: shape must be (places, width), got {spec.shape!r}")
+                _check_own(spec)
                 block = ObservationBlock(
                     spec.name,
                     shape,
@@ -204,9 +300,38 @@ class ObservationLayout:
                     tuple(spec.reads),
                     rows=spec,
                 )
-            else:
+            elif spec.frame is not None:
+                if not spec.shared:
+                    raise ValueError(f"block {spec.name!r}: a frame is for a shared block (give shared=True)")
                 block = ObservationBlock(
-                    spec.name, shape, offset, size, spec.doc, spec.encode, tuple(spec.reads), spec.shared, spec.key
+                    spec.name,
+                    shape,
+                    offset,
+                    size,
+                    spec.doc,
+                    _plain_framed(spec, shape) if spec.encode is not None else None,
+                    tuple(spec.reads),
+                    True,
+                    spec.key,
+                    frame=spec.frame,
+                    absolute=spec.encode,
+                    key_part=spec.key_part,
+                )
+            else:
+                if spec.key_part is not None and not (spec.shared and spec.key is not None):
+                    raise ValueError(f"block {spec.name!r}: key_part is for a shared block with a key")
+                block = ObservationBlock(
+                    spec.name,
+                    shape,
+                    offset,
+                    size,
+                    spec.doc,
+                    spec.encode,
+                    tuple(spec.reads),
+                    spec.shared,
+                    spec.key,
+                    absolute=spec.encode if spec.shared else None,
+                    key_part=spec.key_part,
                 )
             self.blocks.append(block)
             offset += size
@@ -230,16 +355,77 @@ class ObservationLayout:
             group[2].append(b)
         self._own_groups = list(groups.values())
         self._shared = [(b, idx) for b, idx in self._plan if b.shared]
-        # shared blocks next to each other are copied into an observer's vector as one run
+        # shared blocks that declare the very same key function are checked with one call and
+        # rewritten together, like own blocks
+        group_of = {id(b): (id(b.key), b.key_part) if b.key is not None else -id(b) for b, _ in self._shared}
+        # shared blocks next to each other are brought into an observer's vector as one run (a copy),
+        # framed ones with the neighbours rewritten with them (one gather), so that a change of one
+        # group gathers that group's blocks only
         self._runs: list[tuple[int, int]] = []
-        self._run_of: list[int] = []
+        self._run_blocks: list[list[ObservationBlock]] = []
+        run_of: list[int] = []
         for b, _ in self._shared:
-            if self._runs and self._runs[-1][1] == b.offset:
+            last = self._run_blocks[-1] if self._run_blocks else None
+            if (
+                last is not None
+                and self._runs[-1][1] == b.offset
+                and (
+                    group_of[id(b)] == group_of[id(last[-1])]
+                    or (b.frame is None and all(x.frame is None for x in last))
+                )
+            ):
                 self._runs[-1] = (self._runs[-1][0], b.stop)
+                last.append(b)
             else:
                 self._runs.append((b.offset, b.stop))
-            self._run_of.append(len(self._runs) - 1)
+                self._run_blocks.append([b])
+            run_of.append(len(self._runs) - 1)
+        self._framed_runs = [any(b.frame is not None for b in blocks) for blocks in self._run_blocks]
+        #: per group of shared blocks: (key or None, key part or None, fields' indices, [(block, its
+        #: run)]), the groups of one key function next to each other (one call for them)
+        shared_groups: dict[Any, tuple[Any, Any, Any, list[tuple[ObservationBlock, int]]]] = {}
+        for k, (b, idx) in enumerate(self._shared):
+            group = shared_groups.setdefault(group_of[id(b)], (b.key, b.key_part, idx, []))
+            group[3].append((b, run_of[k]))
+        first = {}
+        for g in shared_groups.values():
+            first.setdefault(id(g[0]), len(first))
+        self._shared_groups = sorted(shared_groups.values(), key=lambda g: first[id(g[0])])
+        self._gathers: dict[tuple, tuple[list, Any]] = {}  # see _gather
+        self._spares: list[tuple[weakref.ref, _Memo]] = []  # see _memo_for
         self._rows = [b for b in self.blocks if b.rows is not None]
+
+    def _gather(self, run: int, state: Any, seat: int) -> np.ndarray | list[tuple[int, int, int]]:
+        """How framed run ``run`` of the absolute vector is brought into observer ``seat``'s frame:
+        the index of a gather (each framed block's frame, each other block as it stands, offset
+        within the run), or, when the index is a few stretches of consecutive floats (a rotation of
+        rows), those stretches as ``(start here, start there, length)`` copies. Kept per tuple of the
+        frames' arrays (alive in the cache, so their ids stay theirs): a frame function that returns
+        precomputed arrays has its gathers built once per layout."""
+        blocks = self._run_blocks[run]
+        frames = [b.frame(state, seat) if b.frame is not None else None for b in blocks]
+        key = (run, *(id(f) for f in frames))
+        cached = self._gathers.get(key)
+        if cached is not None:
+            return cached[1]
+        start, stop = self._runs[run]
+        index = np.concatenate(
+            [
+                (_frame_of(b, state, seat) if f is not None else np.arange(b.size)) + (b.offset - start)
+                for b, f in zip(blocks, frames)
+            ]
+        ).astype(np.intp)
+        breaks = np.flatnonzero(np.diff(index) != 1) + 1
+        begins = [0, *breaks.tolist()]
+        ends = [*breaks.tolist(), len(index)]
+        # a copy costs about a tenth of a take's overhead, a take about a hundredth of it per float
+        plan: Any = index
+        if 10 * len(begins) < 100 + len(index):
+            plan = [(a, int(index[a]), b - a) for a, b in zip(begins, ends)]
+        if len(self._gathers) >= 256:  # frame functions that build new arrays each call: a bound
+            self._gathers.clear()
+        self._gathers[key] = (frames, plan)
+        return plan
 
     def extended(self, blocks: Sequence[Block | tuple]) -> ObservationLayout:
         """This layout with ``blocks`` appended (an option that adds blocks)."""
@@ -258,11 +444,10 @@ class ObservationLayout:
         observer's last call on this state (a new array each call)."""
         memo = getattr(state, "_obs_memo", None)
         if memo is None or memo.layout is not self:
-            memo = _Memo(self)
-            state._obs_memo = memo
+            memo = state._obs_memo = self._memo_for(state)
         view = memo.views.get(seat)
         if view is None:
-            view = memo.views[seat] = _View(self)
+            view = memo.views[seat] = memo.view(state, seat)
         if self.fields:
             snapshot = self._snapshot(state)
             old = view.snapshot
@@ -285,27 +470,72 @@ class ObservationLayout:
         vec = view.vector
         if self._shared:
             memo.refresh_shared(state, snapshot, seat)
-            seen, versions, sources = view.runs_seen, memo.run_versions, memo.run_bytes
-            for k, out in enumerate(view.run_bytes):
+            seen, versions = view.runs_seen, memo.run_versions
+            for k, (out, source, index) in enumerate(view.runs):
                 if seen[k] != versions[k]:
-                    out[:] = sources[k]
+                    if index is None:
+                        out[:] = source  # bytes
+                    elif out is None:
+                        for here, there in index:  # stretches of bytes
+                            here[:] = there
+                    else:
+                        source.take(index, 0, out, "clip")  # every index valid: no bounds buffer
                     seen[k] = versions[k]
         for k, b in enumerate(self._rows):
             table = memo.tables[k]
             table.refresh(state)
             order = b.rows.order(state, seat)
             seen = view.rows_seen[k]
+            own = view.row_own[k]
+            fresh = False  # the own band rewritten
+            if own is not None:
+                key_of, g, encode, cols, here, zeros, there = own
+                key = keys[g] if g is not None else key_of(state, seat)  # an own block's key: this call's
+                last = view.row_own_keys[k]
+                if key != last or last is _UNSEEN:
+                    here[:] = zeros
+                    encode(state, seat, cols)
+                    view.row_own_keys[k] = key
+                    fresh = True
             if seen is not None and seen[0] == table.clock and seen[1] == order:
+                if fresh:
+                    there[:] = here
                 continue  # no row rewritten since this observer gathered them in this order
-            versions = table.versions
-            stamp = (table.clock, order, [versions[r] for r in order if r >= 0])
-            if seen is None or seen[1:] != stamp[1:]:
-                # every index valid (-1 is the zero row): no bounds buffer ("raise" copies through one)
-                table.matrix.take([r if r >= 0 else table.zero for r in order], 0, view.row_outs[k], "clip")
-            view.rows_seen[k] = stamp
+            plan = view.row_plans[k]
+            if plan is None or plan[1] != table.size or plan[0] != order:
+                plan = view.row_plans[k] = (order, table.size, table.copies(order, view.row_bytes[k]))
+            for to, source in plan[2]:  # stretches of consecutive rows (a rotation: one or two), zeros
+                to[:] = source
+            if own is not None:
+                there[:] = here  # the own band over the row gathered at its place
+            view.rows_seen[k] = (table.clock, order)
         if self.fields:
             view.snapshot = snapshot
         return vec.copy()
+
+    def _memo_for(self, state: Any) -> _Memo:
+        """A memo for a state that has none: the memo of a state of this layout that is gone (its
+        buffers and views kept, what it saw forgotten), else a new one. Setting up a memo costs
+        about as much as writing every block, and a game's driver or a search drops a state and
+        observes a new one (a new game, a clone) all the time."""
+        spares = self._spares
+        for k, (ref, memo) in enumerate(spares):
+            if ref() is None:
+                memo.forget()
+                try:
+                    spares[k] = (weakref.ref(state), memo)
+                except TypeError:  # a state that takes no weak reference: never pooled
+                    del spares[k]
+                return memo
+        memo = _Memo(self)
+        try:
+            ref = weakref.ref(state)
+        except TypeError:
+            return memo
+        if len(spares) >= _SPARES:
+            del spares[0]  # the oldest stays with its state
+        spares.append((ref, memo))
+        return memo
 
     def _snapshot(self, state: Any) -> list[bytes]:  # the fields of the blocks with no key
         if not self.fields:
@@ -373,6 +603,7 @@ def _snapshot_of(state: Any, field: str) -> bytes:
 
 
 _UNSEEN = object()  # no key seen yet
+_SPARES = 8  # memos of gone states kept per layout for new states (ObservationLayout._memo_for)
 _ZEROS: dict[int, bytes] = {}
 
 
@@ -388,9 +619,12 @@ def _zeroing(data: memoryview, start: int, stop: int) -> tuple[memoryview, bytes
 class _View:
     """One observer's last vector, its blocks' views into it, and what each was made from."""
 
-    __slots__ = ("vector", "own", "keys", "snapshot", "run_bytes", "runs_seen", "rows_seen", "row_outs")
+    __slots__ = (
+        "vector", "own", "keys", "snapshot", "runs", "plans", "runs_seen", "rows_seen", "row_bytes", "row_plans",
+        "row_own", "row_own_keys",
+    )  # fmt: skip
 
-    def __init__(self, layout: ObservationLayout):
+    def __init__(self, layout: ObservationLayout, memo: _Memo, state: Any, seat: int):
         self.vector = np.zeros(layout.size, np.float32)
         #: per group of own blocks (one key, or one block's snapshot): (its key or None, its fields'
         #: indices, and per block its encoder, its view into the vector, its bytes there and zeros)
@@ -408,19 +642,83 @@ class _View:
         ]
         self.keys: list[Any] = [_UNSEEN] * len(layout._own_groups)
         self.snapshot: list[bytes] | None = None
-        self.run_bytes = [data[4 * start : 4 * stop] for start, stop in layout._runs]
-        self.runs_seen = [-1] * len(layout._runs)  # the version of each run of shared blocks copied in
-        #: per Rows block: (the table's clock, the order, the versions of the rows gathered) last time
+        #: per run of shared blocks: its bytes here and in the memo's vector (a copy), its floats
+        #: here, there and the index that gathers them into this observer's frame, or the pairs of
+        #: byte stretches (here, there) that do; and the gather plan each framed run was built for
+        self.runs: list[tuple] = []
+        self.plans: list[Any] = []
+        for k, ((start, stop), framed) in enumerate(zip(layout._runs, layout._framed_runs)):
+            if not framed:
+                self.runs.append((data[4 * start : 4 * stop], memo.run_bytes[k], None))
+                self.plans.append(None)
+            else:
+                self.plans.append(layout._gather(k, state, seat))
+                self.runs.append(self._run(layout, memo, k))
+        self.runs_seen = [-1] * len(layout._runs)  # the version of each run of shared blocks brought in
+        #: per Rows block: (the table's clock, the order) when this observer last gathered it (a row
+        #: rewritten since, shown or not, gathers the table again: cheaper than telling which)
         self.rows_seen: list[Any] = [None] * len(layout._rows)
-        self.row_outs = [self.vector[b.offset : b.stop].reshape(b.shape) for b in layout._rows]
+        self.row_bytes = [data[4 * b.offset : 4 * b.stop] for b in layout._rows]
+        #: per Rows block: (the order, the table's size, the byte copies that gather it) last built
+        self.row_plans: list[Any] = [None] * len(layout._rows)
+        #: per Rows block with an own band: (its key function, its encoder, its columns in a scratch
+        #: row, that scratch's bytes, zeros of their size, its bytes in the vector), and its last key
+        self.row_own: list[tuple | None] = []
+        for b in layout._rows:
+            own = b.rows.own
+            if own is None:
+                self.row_own.append(None)
+                continue
+            start, stop = own.cols
+            scratch = np.zeros(stop - start, np.float32)
+            at = b.offset + own.place * b.shape[1]
+            here, zeros = _zeroing(memoryview(scratch).cast("B"), 0, stop - start)
+            there = data[4 * (at + start) : 4 * (at + stop)]
+            # an own block's key function: the key that block's check just got (no second call)
+            g = next((g for g, group in enumerate(layout._own_groups) if group[0] is own.key), None)
+            self.row_own.append((own.key, g, own.encode, scratch, here, zeros, there))
+        self.row_own_keys: list[Any] = [_UNSEEN] * len(layout._rows)
+
+    def _run(self, layout: ObservationLayout, memo: _Memo, k: int) -> tuple:
+        """Framed run ``k`` as its plan brings it in (see ``runs``)."""
+        start, stop = layout._runs[k]
+        plan = self.plans[k]
+        if type(plan) is not list:
+            return (self.vector[start:stop], memo.vector[start:stop], plan)
+        data, source = memoryview(self.vector).cast("B"), memo.bytes
+        return (
+            None,
+            None,
+            [
+                (data[4 * (start + a) : 4 * (start + a + n)], source[4 * (start + b) : 4 * (start + b + n)])
+                for a, b, n in plan
+            ],
+        )
+
+    def reuse(self, layout: ObservationLayout, memo: _Memo, state: Any, seat: int) -> _View:
+        """This view, of a memo taken over from a state that is gone, for observer ``seat`` of
+        ``state``: nothing seen yet, and each framed run's gather that of this observer's frame."""
+        self.keys = [_UNSEEN] * len(self.keys)
+        self.snapshot = None
+        self.runs_seen = [-1] * len(self.runs_seen)
+        self.rows_seen = [None] * len(self.rows_seen)
+        self.row_plans = [None] * len(self.row_plans)
+        self.row_own_keys = [_UNSEEN] * len(self.row_own_keys)
+        for k, framed in enumerate(layout._framed_runs):
+            if framed:
+                plan = layout._gather(k, state, seat)
+                if plan is not self.plans[k]:
+                    self.plans[k] = plan
+                    self.runs[k] = self._run(layout, memo, k)
+        return self
 
 
 class _RowTable:
     """Every absolute row of one Rows block, each band of each written once under its key (the last
-    row: zeros); a row's version changes whenever any of its bands is rewritten. Bands that give the
-    very same keys function share one call of it and are rewritten together."""
+    row: zeros); the clock moves whenever a band of a row is rewritten. Bands that give the very same
+    keys function share one call of it and are rewritten together."""
 
-    __slots__ = ("rows", "bands", "groups", "matrix", "writes", "keys", "versions", "zero", "clock")
+    __slots__ = ("rows", "bands", "groups", "matrix", "writes", "keys", "zero", "clock", "size")
 
     def __init__(self, rows: Rows):
         self.rows = rows
@@ -433,9 +731,33 @@ class _RowTable:
         #: per group, per row: per band (its encoder, its view into the matrix, its bytes there, zeros)
         self.writes: list[list[list[tuple]]] = []
         self.keys: list[list[Any]] = []  # per group, per row: the key its bands were written under
-        self.versions: list[int] = []
         self.zero = 0
         self.clock = 0
+        self.size = 0  # counts the matrices built: a gather's copies are of one
+
+    def copies(self, order: Sequence[int], out: memoryview) -> list[tuple[memoryview, Any]]:
+        """How ``order`` is gathered into ``out`` (a block's bytes): ``(bytes there, bytes here or
+        zeros)`` pairs, one per stretch of places showing consecutive rows (a rotation of the rows:
+        one or two) or zeros (-1)."""
+        width = 4 * self.rows.shape[1]
+        source = memoryview(self.matrix).cast("B")
+        pairs: list[tuple[memoryview, Any]] = []
+        place = 0
+        while place < len(order):
+            r, end = order[place], place + 1
+            while end < len(order) and (order[end] < 0 if r < 0 else order[end] == r + end - place):
+                end += 1
+            here = out[place * width : end * width]
+            if r < 0:
+                pairs.append((here, bytes((end - place) * width)))
+            else:
+                pairs.append((here, source[r * width : (r + end - place) * width]))
+            place = end
+        return pairs
+
+    def forget(self) -> None:
+        """Every row unseen (rewritten on the next refresh)."""
+        self.keys = [[_UNSEEN] * self.zero for _ in self.groups]
 
     def refresh(self, state: Any) -> None:
         count = self.rows.count(state)
@@ -458,9 +780,8 @@ class _RowTable:
                 for _, bands in self.groups
             ]
             self.keys = [[_UNSEEN] * count for _ in self.groups]
-            self.versions = [-1] * count
             self.zero = count
-        versions = self.versions
+            self.size += 1  # the gathers' copies were of the old matrix
         for g, (keys_of, _) in enumerate(self.groups):
             keys = keys_of(state)
             if type(keys) is not list:
@@ -477,8 +798,7 @@ class _RowTable:
                 for encode, out, zero, zeros in writes[r]:
                     zero[:] = zeros
                     encode(state, r, out)
-                self.clock += 1
-                versions[r] = self.clock
+            self.clock += 1
             self.keys[g] = keys
 
 
@@ -490,28 +810,39 @@ class _Memo:
     """What :meth:`ObservationLayout.encode` keeps on a state (``state._obs_memo``, never in its JSON):
     a view per observer, the shared blocks written once for all of them, and the row tables."""
 
-    __slots__ = ("layout", "views", "vector", "outs", "snapshot", "keys", "run_versions", "run_bytes", "tables")
+    __slots__ = (
+        "layout", "views", "spare_views", "vector", "bytes", "outs", "snapshot", "keys", "run_versions", "run_bytes",
+        "tables",
+    )  # fmt: skip
 
     def __init__(self, layout: ObservationLayout):
         self.layout = layout
         self.views: dict[int, _View] = {}
+        self.spare_views: list[_View] = []  # the views of the state this memo served before
         self.vector = np.zeros(layout.size, np.float32)
-        data = memoryview(self.vector).cast("B")
-        #: per shared block, resolved once: its key function, its fields' indices, its encoder, its
-        #: view into the vector, its bytes there and zeros of their size, and its run
+        data = self.bytes = memoryview(self.vector).cast("B")
+        #: per group of shared blocks (one key, or one block's snapshot), resolved once: its key
+        #: function, its fields' indices, and per block its encoder (in the absolute frame), its view
+        #: into the vector, its bytes there and zeros of their size, and its run
         self.outs = [
             (
-                b.key,
+                key,
+                part,
                 idx,
-                b.encode,
-                self.vector[b.offset : b.stop].reshape(b.shape),
-                *_zeroing(data, b.offset, b.stop),
-                layout._run_of[k],
+                [
+                    (
+                        b.absolute,
+                        self.vector[b.offset : b.stop].reshape(b.shape),
+                        *_zeroing(data, b.offset, b.stop),
+                        run,
+                    )
+                    for b, run in blocks
+                ],
             )
-            for k, (b, idx) in enumerate(layout._shared)
+            for key, part, idx, blocks in layout._shared_groups
         ]
         self.snapshot: list[bytes] | None = None
-        self.keys: list[Any] = [_UNSEEN] * len(layout._shared)
+        self.keys: list[Any] = [_UNSEEN] * len(layout._shared_groups)
         self.run_versions = [0] * len(layout._runs)  # counts the rewrites of a run's blocks
         self.run_bytes = [data[4 * start : 4 * stop] for start, stop in layout._runs]
         self.tables = [_RowTable(b.rows) for b in layout._rows]
@@ -521,18 +852,39 @@ class _Memo:
         functions): the copy builds its own on its first observation."""
         return _no_memo, ()
 
+    def view(self, state: Any, seat: int) -> _View:
+        """A view for observer ``seat``: a spare one reset, else a new one."""
+        if self.spare_views:
+            return self.spare_views.pop().reuse(self.layout, self, state, seat)
+        return _View(self.layout, self, state, seat)
+
+    def forget(self) -> None:
+        """Everything seen, for a new state (the buffers and views stay): every block is written on
+        the next observation as on a new memo's first."""
+        self.spare_views += self.views.values()
+        self.views = {}
+        self.snapshot = None
+        self.keys = [_UNSEEN] * len(self.keys)
+        for table in self.tables:
+            table.forget()
+
     def refresh_shared(self, state: Any, snapshot: list[bytes], seat: int) -> None:
         old, keys, versions = self.snapshot, self.keys, self.run_versions
-        for k, (key_of, idx, encode, out, zero, zeros, run) in enumerate(self.outs):
+        called = value = None  # the last key function called, and what it gave
+        for k, (key_of, part, idx, writes) in enumerate(self.outs):
             if key_of is not None:
-                key = key_of(state, seat)
+                if key_of is not called:
+                    value = key_of(state, seat)
+                    called = key_of
+                key = value if part is None else value[part]
                 last = keys[k]
                 if key == last and last is not _UNSEEN:
                     continue
                 keys[k] = key
             elif old is not None and not any(snapshot[i] != old[i] for i in idx):
                 continue
-            zero[:] = zeros
-            encode(state, seat, out)
-            versions[run] += 1
+            for encode, out, zero, zeros, run in writes:
+                zero[:] = zeros
+                encode(state, seat, out)
+                versions[run] += 1
         self.snapshot = snapshot

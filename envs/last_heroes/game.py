@@ -24,7 +24,7 @@ from envs.last_heroes import actions as A
 from envs.last_heroes import compiled
 from envs.last_heroes.constants import END_REASONS
 from envs.last_heroes.content import MAX_PLAYERS, NUM_KINDS, Content, load_content
-from envs.last_heroes.observation import OBSERVATION_LAYOUT, encode
+from envs.last_heroes.observation import OBSERVATION_LAYOUT
 from envs.last_heroes.state import LastHeroesState
 
 
@@ -102,7 +102,6 @@ class LastHeroesGame(Game):
     training_options = {"shaping_coef": 1.0, "engine": "compiled"}
 
     def __init__(self, **options: Any):
-        self.encode = encode
         super().__init__(**options)
         o = self.options
         n = self.num_players

@@ -5,11 +5,12 @@ only action arguments and observations are relative to a seat. Section numbers (
 refer to docs/last_heroes.md.
 
 Cards are counts per kind (all cards of one kind are identical). Monsters are ids into the
-content table. Every mutation bumps a version counter so the observation encoder can reuse
-what did not change: ``_seat_ver[i]`` (anything in seat i's public row), ``_board_ver`` (monsters,
-standees, permanent breaches, pedestals, artefacts held), ``_cards_ver`` (the discard pile),
-``_deck_ver`` (the monster decks), ``_hand_ver[i]`` and their sum ``_hands_ver`` (seat i's hand);
-``_hand_tot`` keeps the cards of each kind in all hands together.
+content table. Every mutation bumps a version counter, the keys of the observation blocks (see
+observation.py; ``observe`` is the core memo, which rewrites a block only when its key changed):
+``_seat_ver[i]`` (anything in seat i's public row), ``_board_ver`` (monsters, standees, permanent
+breaches, pedestals, artefacts held), ``_cards_ver`` (the discard pile), ``_deck_ver`` (the monster
+decks), ``_hand_ver[i]`` and their sum ``_hands_ver`` (seat i's hand); ``_hand_tot`` keeps the cards
+of each kind in all hands together.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.game import Outcome, State, check_seat
+from envs.core.game import Outcome, State
 from envs.last_heroes import actions as A
 from envs.last_heroes import text, validation
 from envs.last_heroes.assignment import _SLOT_OPTIONS, _slot_options, assign, impact_assignment, leftover_key
@@ -165,7 +166,6 @@ class LastHeroesState(State):
         self._hand_tot = [0] * NUM_KINDS
         self._hand_ver = [0] * n
         self._hands_ver = 0
-        self._obs_cache: Any = None
         self._feas: dict | None = None  # attack options by (loaded powers, IMPACT usable), for _feas_ver
         self._feas_ver = -1
 
@@ -737,10 +737,6 @@ class LastHeroesState(State):
     def render(self, seat: int | None = None) -> str:
         return text.render(self, seat)
 
-    # -- observation ----------------------------------------------------------------------
-    def observe(self, seat: int) -> np.ndarray:
-        return self.game.encode(self, check_seat(self, seat))
-
     # -- copy and (de)serialisation -------------------------------------------------------
     def clone(self) -> LastHeroesState:
         s = LastHeroesState.__new__(LastHeroesState)
@@ -754,7 +750,7 @@ class LastHeroesState(State):
             d[key] = value
         s.rng = np.random.default_rng()
         s.rng.bit_generator.state = self.rng.bit_generator.state
-        s._obs_cache = None
+        s._obs_memo = None  # the observation memo (envs.core.observation) stays with the original
         s._feas = None
         s._mask = None
         return s
