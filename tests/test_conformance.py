@@ -600,6 +600,24 @@ def test_a_copy_or_pickle_of_a_state_leaves_the_memo_behind():
         assert twin._obs_memo is None and np.array_equal(twin.observe(1), first)
 
 
+def test_a_deep_copy_of_a_game_carries_no_spare_memos_of_the_originals_states():
+    import copy
+    import gc
+
+    game = RelayGame(num_players=2)
+    game.observation_layout = OBS.extended([])  # a layout of the game's own (as options make), copied with it
+    gone, alive = game.new_state(0), game.new_state(1)
+    gone.observe(0), alive.observe(0)
+    assert len(game.observation_layout._spares) == 2
+    twin = copy.deepcopy(alive)  # copies the game and its layout too
+    assert twin.game is not game and twin.game.observation_layout._spares == []
+    del gone
+    gc.collect()
+    for seed in (2, 3):  # new states of the copied game get memos of their own
+        state = twin.game.new_state(seed)
+        assert np.array_equal(state.observe(1), twin.game.observation_layout.encode_plain(state, 1))
+
+
 def test_a_block_reading_a_method_is_refused_by_name():
     method = Block("seat", 4, "", OBS["seat"].encode, reads=("legal_mask",))
     state = _relay_with_block(method)(num_players=2).new_state(0)

@@ -513,6 +513,13 @@ class ObservationLayout:
             view.snapshot = snapshot
         return vec.copy()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy or pickle of the layout (a deep copy of a game) keeps no spare memos: they belong to
+        this layout's states (and a memo copies as None)."""
+        fields = self.__dict__.copy()
+        fields["_spares"] = []
+        return fields
+
     def _memo_for(self, state: Any) -> _Memo:
         """A memo for a state that has none: the memo of a state of this layout that is gone (its
         buffers and views kept, what it saw forgotten), else a new one. Setting up a memo costs
