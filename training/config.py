@@ -212,6 +212,11 @@ class PretrainConfig:
     )
     exit_epochs: int = setting(3, "passes over the kept search data in each expert-iteration refit", ge=1)
     exit_window: int = setting(2, "expert-iteration rounds whose search data each refit uses (the latest)", ge=1)
+    exit_data: list[str] = setting(
+        [],
+        "search data saved by earlier runs (RUN/exit/round_K_data.npz), oldest first: the window starts with them, "
+        "so a refit can be tried again without repeating the search",
+    )
     workers: int = setting(1, "processes that play the teacher's and the search's games (2 cores here)", ge=1)
     kickstart_coef: float = setting(
         0.0, "weight of the distillation towards the teacher on PPO's own rollouts after each update (0: off)", ge=0
@@ -312,6 +317,11 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
                 parse_spec(f"search:prior=uniform,leaf=random,{cfg.pretrain.exit_search}")
             except ValueError as e:
                 errors.append(f"pretrain.exit_search: {e}")
+    if cfg.pretrain.exit_data and cfg.pretrain.exit_rounds == 0:
+        errors.append("pretrain.exit_data: set pretrain.exit_rounds too; the saved search data feeds its refits")
+    for path in cfg.pretrain.exit_data:
+        if not Path(path).is_file():
+            errors.append(f"pretrain.exit_data: {path!r} is not an existing file (RUN/exit/round_K_data.npz)")
     if cfg.pretrain.init and not spec_path(cfg.pretrain.init).exists():
         errors.append(f"pretrain.init: {cfg.pretrain.init!r} is not an existing checkpoint path")
     if cfg.pretrain.teacher != "none":

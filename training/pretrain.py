@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -83,6 +84,55 @@ class TeacherData:
 
     def _potentials(self) -> np.ndarray:
         return np.zeros(len(self), np.float32) if self.potentials is None else self.potentials
+
+    def save(self, path, env_id: str) -> Path:
+        """Write the data to ``path`` (.npz, atomically), tagged with ``env_id``: a round of search
+        labels costs hours of CPU, so a refit can be tried again from it (``pretrain.exit_data``)."""
+        import io
+
+        from training.atomic import atomic_write_bytes
+
+        arrays = {name: getattr(self, name) for name in _DATA_FIELDS if getattr(self, name) is not None}
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, env_id=np.array(env_id), **arrays)
+        return atomic_write_bytes(path, buffer.getvalue())
+
+    @classmethod
+    def load(cls, path, env_id: str, observation_size: int, num_actions: int) -> TeacherData:
+        """Data written by :meth:`save`, checked against the env it is meant for."""
+        import zipfile
+
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                found = {k: z[k] for k in z.files}
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+            raise ValueError(f"search data {path}: not a readable .npz written by TeacherData.save ({e})") from e
+        missing = [k for k in ("env_id", "observations", "masks", "actions", "results") if k not in found]
+        if missing:
+            raise ValueError(
+                f"search data {path}: missing {', '.join(missing)}; it was not written by TeacherData.save"
+            )
+        if str(found["env_id"]) != env_id:
+            raise ValueError(f"search data {path} was made for {found['env_id']}, not {env_id}")
+        n = len(found["actions"])
+        shapes = {
+            "observations": (n, observation_size),
+            "masks": (n, num_actions),
+            "actions": (n,),
+            "results": (n,),
+            "targets": (n, num_actions),
+            "potentials": (n,),
+        }
+        for name, shape in shapes.items():
+            if name in found and found[name].shape != shape:
+                raise ValueError(
+                    f"search data {path}: {name} has shape {found[name].shape}, expected {shape} "
+                    f"({env_id}: {observation_size} observation floats, {num_actions} actions)"
+                )
+        return cls(**{name: found.get(name) for name in _DATA_FIELDS})
+
+
+_DATA_FIELDS = ("observations", "masks", "actions", "results", "targets", "potentials")
 
 
 def masked_logits(policy, obs: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
@@ -276,9 +326,9 @@ def _collect_in_processes(
         if all("searched" in s for _, s in parts):  # weighted by the decisions each process searched
             searched = np.array([s["searched"] for _, s in parts], float)
             stats["searched"] = int(searched.sum())
-            stats["prior_agreement"] = float(
-                np.average([s["prior_agreement"] for _, s in parts], weights=searched)
-            ) if searched.sum() else 0.0
+            stats["prior_agreement"] = (
+                float(np.average([s["prior_agreement"] for _, s in parts], weights=searched)) if searched.sum() else 0.0
+            )
     return data
 
 

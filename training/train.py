@@ -382,7 +382,7 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
     """Behaviour cloning of ``cfg.pretrain.teacher`` before PPO, then ``dagger_rounds`` of DAgger;
     metrics (per round: the clone's agreement on its own positions, its mean result) go to
     pretrain.json."""
-    from training.pretrain import ModelStudent, clone_into, collect_teacher_data
+    from training.pretrain import ModelStudent, TeacherData, clone_into, collect_teacher_data
     from training.runtime.checkpoints import save_checkpoint
 
     p = cfg.pretrain
@@ -454,6 +454,9 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
         )
 
     prior = save_round(0) if p.exit_rounds else None
+    if p.exit_rounds:
+        size, actions = model.observation_space.shape[0], model.action_space.n
+        window = [TeacherData.load(path, cfg.env.env_id, size, actions) for path in p.exit_data]
     for r in range(1, p.exit_rounds + 1):
         # the search's prior and value: the network as fitted so far
         teacher = f"search:prior={prior},{p.exit_search}"
@@ -461,6 +464,7 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
         began = time.time()
         seed = cfg.run.seed + 104729 * r
         window = [*window, collect(p.exit_games, seed, stats=stats, teacher=teacher, target=p.exit_target)]
+        window[-1].save(run_dir / "exit" / f"round_{r}_data.npz", cfg.env.env_id)
         window = window[-p.exit_window :]
         data = window[0]
         for part in window[1:]:

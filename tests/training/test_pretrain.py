@@ -209,25 +209,23 @@ def test_a_search_teacher_labels_improved_targets_on_request():
         collect_teacher_data("last_heroes_v0", options, spec, 1, target="q")
 
 
+EXIT_SMALL = [
+    "pretrain.teacher=heuristic",
+    "pretrain.games=2",
+    "pretrain.epochs=1",
+    "pretrain.exit_games=1",
+    "pretrain.exit_search=sims=4",
+    "pretrain.exit_epochs=1",
+]
+
+
 def test_expert_iteration_rounds_search_with_the_network_they_refit(tmp_path):
     import json
 
     from training.config import load_config
     from training.train import pretrain
 
-    cfg = load_config(
-        None,
-        [
-            "pretrain.teacher=heuristic",
-            "pretrain.games=2",
-            "pretrain.epochs=1",
-            "pretrain.exit_rounds=2",
-            "pretrain.exit_games=1",
-            "pretrain.exit_search=sims=4",
-            "pretrain.exit_epochs=1",
-            "pretrain.exit_window=1",
-        ],
-    )
+    cfg = load_config(None, [*EXIT_SMALL, "pretrain.exit_rounds=2", "pretrain.exit_window=1"])
     env = SingleAgentEnv("last_heroes_v0", {"num_players": 2}, seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [32]}, device="cpu")
     summary = pretrain(cfg, model, tmp_path)
@@ -245,6 +243,34 @@ def test_expert_iteration_rounds_search_with_the_network_they_refit(tmp_path):
     weights, _ = load_checkpoint(rounds[-1]["checkpoint"])
     live = {k: v.detach().numpy() for k, v in model.policy.state_dict().items()}
     assert weights and all(np.allclose(w, live[k]) for k, w in weights.items())
+    # each round's search data is saved, and a later run's window can start with it
+    from training.pretrain import TeacherData
+
+    size, actions = model.observation_space.shape[0], model.action_space.n
+    saved = [
+        TeacherData.load(tmp_path / "exit" / f"round_{r}_data.npz", "last_heroes_v0", size, actions) for r in (1, 2)
+    ]
+    assert [len(d) for d in saved] == [r["samples"] for r in rounds]  # window 1: a refit's data is its round's
+    assert np.allclose(saved[1].targets.sum(1), 1.0) and saved[1].potentials is not None
+    again = load_config(
+        None,
+        [
+            *EXIT_SMALL,
+            "pretrain.exit_rounds=1",
+            "pretrain.exit_window=2",
+            f"pretrain.exit_data=[{tmp_path}/exit/round_2_data.npz]",
+        ],
+    )
+    (tmp_path / "again").mkdir()
+    summary = pretrain(again, model, tmp_path / "again")
+    assert summary["expert_iteration"][0]["samples"] > len(saved[1])  # the saved round and the new one
+    with pytest.raises(ValueError, match="made for last_heroes_v0, not lost_legends_v0"):
+        TeacherData.load(tmp_path / "exit" / "round_1_data.npz", "lost_legends_v0", size, actions)
+    with pytest.raises(ValueError, match="observations has shape"):
+        TeacherData.load(tmp_path / "exit" / "round_1_data.npz", "last_heroes_v0", size + 1, actions)
+    (tmp_path / "broken.npz").write_bytes(b"PK\x03\x04 not a zip")
+    with pytest.raises(ValueError, match="not a readable .npz"):
+        TeacherData.load(tmp_path / "broken.npz", "last_heroes_v0", size, actions)
 
 
 EXIT = ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1"]
@@ -255,6 +281,8 @@ EXIT = ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1"]
     [
         (["pretrain.exit_rounds=1"], "start it from pretrain.init or fit it to"),
         (["pretrain.init=nowhere.json"], "pretrain.init: .nowhere.json. is not an existing checkpoint"),
+        ([*EXIT, "pretrain.exit_data=[gone.npz]"], "pretrain.exit_data: 'gone.npz' is not an existing file"),
+        (["pretrain.exit_data=[gone.npz]"], "set pretrain.exit_rounds too"),
         (
             ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1", "pretrain.exit_search=prior=x,sims=3"],
             "leave out prior",
