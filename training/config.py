@@ -196,7 +196,12 @@ class PretrainConfig:
         "seat, the network fits its visit shares and the results",
         ge=0,
     )
-    exit_games: int = setting(200, "self-play games the search plays in each expert-iteration round", ge=1)
+    exit_games: int = setting(
+        200,
+        "self-play games the search plays in each expert-iteration round (0: no search, the rounds refit on "
+        "pretrain.exit_data alone)",
+        ge=0,
+    )
     exit_search: str = setting(
         "sims=64,temperature=1,noise=0.25",
         "the search of each round: keys of a search: spec (training.runtime.search) but prior, which is the network",
@@ -216,6 +221,13 @@ class PretrainConfig:
         [],
         "search data saved by earlier runs (RUN/exit/round_K_data.npz), oldest first: the window starts with them, "
         "so a refit can be tried again without repeating the search",
+    )
+    holdout: float = setting(
+        0.0,
+        "fraction of each fit's samples (the last games) held out to measure it; each epoch then reports the "
+        "held-out loss and agreement, and the epoch with the lowest held-out loss is kept (0: fit on all)",
+        ge=0,
+        le=0.5,
     )
     workers: int = setting(1, "processes that play the teacher's and the search's games (2 cores here)", ge=1)
     kickstart_coef: float = setting(
@@ -317,6 +329,11 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
                 parse_spec(f"search:prior=uniform,leaf=random,{cfg.pretrain.exit_search}")
             except ValueError as e:
                 errors.append(f"pretrain.exit_search: {e}")
+    if cfg.pretrain.exit_rounds > 0 and cfg.pretrain.exit_games == 0 and not cfg.pretrain.exit_data:
+        errors.append(
+            "pretrain.exit_games: 0 plays no search games, so the refits need saved search data: "
+            "list RUN/exit/round_K_data.npz files in pretrain.exit_data, or set exit_games >= 1"
+        )
     if cfg.pretrain.exit_data and cfg.pretrain.exit_rounds == 0:
         errors.append("pretrain.exit_data: set pretrain.exit_rounds too; the saved search data feeds its refits")
     for path in cfg.pretrain.exit_data:

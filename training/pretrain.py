@@ -251,7 +251,10 @@ def collect_teacher_data(
                 soft = result.shares if target == "visits" else result.improved_policy(c_scale=target_scale)
                 shares.append(soft.astype(np.float32))
                 searched += 1
-                prior_agreed += int(result.legal[np.argmax(result.prior[result.legal])]) == action
+                # the prior's favourite against the search's (its most visited move, not the one drawn)
+                prior_agreed += int(result.legal[np.argmax(result.prior[result.legal])]) == int(
+                    result.legal[np.argmax(result.visits[result.legal])]
+                )
             else:
                 action = int(actors[seat].act(observation, mask, state))
             played = action if student is None or state.num_legal() == 1 else student.act(observation, mask, state)
@@ -332,6 +335,10 @@ def _collect_in_processes(
     return data
 
 
+def _weights(policy) -> dict[str, torch.Tensor]:
+    return {name: tensor.detach().clone() for name, tensor in policy.state_dict().items()}
+
+
 def clone_into(
     model,
     data: TeacherData,
@@ -341,44 +348,84 @@ def clone_into(
     value_coef: float,
     seed: int = 0,
     log=None,
+    holdout: float = 0.0,
 ) -> dict[str, float]:
-    """Fit ``model.policy`` (a MaskablePPO actor-critic) to the teacher data; returns final metrics
-    (``accuracy``: how often the policy's best move is the teacher's move)."""
+    """Fit ``model.policy`` (a MaskablePPO actor-critic) to the teacher data; returns the last epoch's
+    metrics: ``loss``, and ``accuracy``, how often the policy's favourite is the teacher's (the
+    largest of its soft target, else its action).
+
+    ``holdout``: the fraction of the samples, the last ones (whole games but one: the data are in
+    game order), kept out of the fit to measure it. Each epoch then also reports ``holdout_loss``,
+    ``holdout_accuracy`` and ``holdout_value_mse`` on them, and the weights of the epoch with the
+    lowest held-out loss are the ones kept (``best_epoch``): more epochs cannot overfit the result."""
+    if not 0.0 <= holdout <= 0.5:
+        raise ValueError(f"holdout must be in [0, 0.5], got {holdout!r}")
     policy = model.policy
-    policy.set_training_mode(True)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     obs = torch.as_tensor(data.observations)
     masks = torch.as_tensor(data.masks)
-    actions = torch.as_tensor(data.actions)
     results = torch.as_tensor(data.value_targets)
     soft = data.targets is not None  # visit shares: cross-entropy to the distribution
     targets = torch.as_tensor(data.targets) if soft else None
+    favourites = targets.argmax(-1) if soft else torch.as_tensor(data.actions)
     generator = torch.Generator().manual_seed(seed)
     n = len(data)
+    held = int(round(n * holdout))
+    fitted = n - held  # samples [0, fitted) are fitted, [fitted, n) measure the fit
+
+    def losses(idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        features = policy.extract_features(obs[idx])
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+        logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e8)  # as masked_logits, sharing latents
+        values = policy.value_net(latent_vf).squeeze(-1)
+        if soft:
+            policy_loss = -(targets[idx] * torch.log_softmax(logits, -1)).sum(-1).mean()
+        else:
+            policy_loss = torch.nn.functional.cross_entropy(logits, favourites[idx])
+        value_loss = torch.nn.functional.mse_loss(values, results[idx])
+        correct = (logits.argmax(-1) == favourites[idx]).sum()
+        return policy_loss + value_coef * value_loss, policy_loss, value_loss, correct
+
+    def measure() -> dict[str, float]:
+        policy.set_training_mode(False)
+        loss = value = correct = 0.0
+        with torch.no_grad():
+            for start in range(fitted, n, 4096):
+                idx = torch.arange(start, min(start + 4096, n))
+                total, _, value_loss, right = losses(idx)
+                loss += float(total) * len(idx)
+                value += float(value_loss) * len(idx)
+                correct += float(right)
+        return {"holdout_loss": loss / held, "holdout_accuracy": correct / held, "holdout_value_mse": value / held}
+
     metrics: dict[str, float] = {}
+    if held:
+        metrics = {"epoch": 0, **measure()}  # the network as it came: what the fit must beat
+        best, best_state = metrics, _weights(policy)
+        if log is not None:
+            log(metrics)
     for epoch in range(epochs):
-        order = torch.randperm(n, generator=generator)
+        policy.set_training_mode(True)
+        order = torch.randperm(fitted, generator=generator)
         total_loss = correct = 0.0
-        for start in range(0, n, batch_size):
+        for start in range(0, fitted, batch_size):
             idx = order[start : start + batch_size]
-            features = policy.extract_features(obs[idx])
-            latent_pi, latent_vf = policy.mlp_extractor(features)
-            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e8)  # as masked_logits, sharing latents
-            values = policy.value_net(latent_vf).squeeze(-1)
-            if soft:
-                policy_loss = -(targets[idx] * torch.log_softmax(logits, -1)).sum(-1).mean()
-            else:
-                policy_loss = torch.nn.functional.cross_entropy(logits, actions[idx])
-            value_loss = torch.nn.functional.mse_loss(values, results[idx])
-            loss = policy_loss + value_coef * value_loss
+            loss, _, _, right = losses(idx)
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optimizer.step()
             total_loss += loss.item() * len(idx)
-            correct += float((logits.argmax(-1) == actions[idx]).sum())
-        metrics = {"epoch": epoch + 1, "loss": total_loss / n, "accuracy": correct / n}
+            correct += float(right)
+        metrics = {"epoch": epoch + 1, "loss": total_loss / fitted, "accuracy": correct / fitted}
+        if held:
+            metrics |= measure()
+            if metrics["holdout_loss"] < best["holdout_loss"]:
+                best, best_state = metrics, _weights(policy)
         if log is not None:
             log(metrics)
     policy.set_training_mode(False)
+    if held:
+        policy.load_state_dict(best_state)
+        metrics = {**metrics, "best_epoch": best["epoch"], **{f"best_{k}": v for k, v in best.items() if k != "epoch"}}
     return metrics

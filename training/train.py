@@ -378,6 +378,18 @@ def apply_ppo_settings(model: MaskablePPO, cfg: TrainConfig) -> None:
     model.ent_coef, model.vf_coef, model.max_grad_norm = p.ent_coef, p.vf_coef, p.max_grad_norm
 
 
+def _fit_line(m: dict[str, Any]) -> str:
+    """One epoch's (or a whole fit's) metrics as a log line."""
+    line = f"epoch {m['epoch']}"
+    if "loss" in m:
+        line += f": loss {m['loss']:.3f}, accuracy {m['accuracy']:.3f}"
+    if "holdout_loss" in m:
+        line += f"; held out: loss {m['holdout_loss']:.3f}, accuracy {m['holdout_accuracy']:.3f}"
+    if "best_epoch" in m:
+        line += f"; kept epoch {m['best_epoch']} (held-out accuracy {m['best_holdout_accuracy']:.3f})"
+    return line
+
+
 def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, Any]:
     """Behaviour cloning of ``cfg.pretrain.teacher`` before PPO, then ``dagger_rounds`` of DAgger;
     metrics (per round: the clone's agreement on its own positions, its mean result) go to
@@ -412,10 +424,8 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
             p.learning_rate,
             p.value_coef,
             seed=cfg.run.seed + round_,
-            log=lambda m: print(
-                f"pretrain round {round_} epoch {m['epoch']}: loss {m['loss']:.3f}, accuracy {m['accuracy']:.3f}",
-                file=sys.stderr,
-            ),
+            log=lambda m: print(f"pretrain round {round_} {_fit_line(m)}", file=sys.stderr),
+            holdout=p.holdout,
         )
 
     summary: dict[str, Any] = {"init": p.init or None, "teacher": p.teacher}
@@ -463,24 +473,27 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
         stats: dict[str, float] = {}
         began = time.time()
         seed = cfg.run.seed + 104729 * r
-        window = [*window, collect(p.exit_games, seed, stats=stats, teacher=teacher, target=p.exit_target)]
-        window[-1].save(run_dir / "exit" / f"round_{r}_data.npz", cfg.env.env_id)
+        if p.exit_games:  # else the round refits on the saved data alone (pretrain.exit_data)
+            window = [*window, collect(p.exit_games, seed, stats=stats, teacher=teacher, target=p.exit_target)]
+            window[-1].save(run_dir / "exit" / f"round_{r}_data.npz", cfg.env.env_id)
         window = window[-p.exit_window :]
         data = window[0]
         for part in window[1:]:
             data = data + part
-        row = {"round": r, "teacher": teacher, "samples": len(data), "search_mean_result": stats["mean_result"]}
-        row["prior_agreement"] = stats.get("prior_agreement")  # the network's favourite was the search's move
+        row = {"round": r, "teacher": teacher if p.exit_games else None, "samples": len(data)}
+        row["search_mean_result"] = stats.get("mean_result")
+        row["prior_agreement"] = stats.get("prior_agreement")  # the network's favourite was the search's
         row["collect_seconds"] = time.time() - began
         row.update(fit(data, r, p.exit_epochs))
         prior = save_round(r)
         row["checkpoint"] = str(prior)
-        print(
-            f"expert iteration {r}: {len(window[-1])} search decisions in {row['collect_seconds']:.0f} s "
-            f"(the network's favourite was the search's move on {stats.get('prior_agreement', 0):.1%}), "
-            f"refit on {len(data)}: accuracy {row['accuracy']:.3f}",
-            file=sys.stderr,
+        searched = (
+            f"{len(window[-1])} search decisions in {row['collect_seconds']:.0f} s (the network's favourite was "
+            f"the search's on {stats.get('prior_agreement', 0):.1%}), "
+            if p.exit_games
+            else "no search (the saved data), "
         )
+        print(f"expert iteration {r}: {searched}refit on {len(data)}: {_fit_line(row)}", file=sys.stderr)
         exit_rows.append(row)
     if exit_rows:
         summary["expert_iteration"] = exit_rows

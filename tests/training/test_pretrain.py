@@ -82,6 +82,29 @@ def test_cloning_raises_agreement_with_the_teacher():
     assert hits / total > 0.4
 
 
+def test_a_fit_with_a_holdout_measures_it_and_keeps_its_best_epoch():
+    data = collect_teacher_data("last_heroes_v0", {"num_players": 2}, "heuristic", 6, seed=1)
+    env = SingleAgentEnv("last_heroes_v0", {"num_players": 2}, seed=0)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [64, 64]}, seed=0, device="cpu"
+    )
+    held = round(len(data) * 0.25)
+    log = []
+    # a rate far too high: the held-out loss soon climbs, and the kept weights must be the best epoch's
+    metrics = clone_into(model, data, 6, 64, 0.05, 0.5, log=log.append, holdout=0.25)
+    assert [m["epoch"] for m in log] == list(range(7))  # epoch 0: the network before the fit
+    losses = [m["holdout_loss"] for m in log]
+    assert metrics["best_epoch"] == int(np.argmin(losses)) and metrics["best_holdout_loss"] == min(losses)
+    assert min(losses) < losses[-1]  # so keeping the best is not keeping the last
+    # the network kept is the best epoch's: its loss on the held-out samples is the best one
+    again = clone_into(model, data, 0, 64, 0.05, 0.5, holdout=0.25)
+    assert again["holdout_loss"] == pytest.approx(min(losses), rel=1e-5)
+    pred, _ = model.predict(data.observations[-held:], action_masks=data.masks[-held:], deterministic=True)
+    assert again["holdout_accuracy"] == pytest.approx(float(np.mean(pred == data.actions[-held:])))
+    with pytest.raises(ValueError, match="holdout must be in"):
+        clone_into(model, data, 1, 64, 1e-3, 0.5, holdout=0.7)
+
+
 def test_rows_are_joined_in_order_across_blocks():
     from training.pretrain import _Rows
 
@@ -264,6 +287,22 @@ def test_expert_iteration_rounds_search_with_the_network_they_refit(tmp_path):
     (tmp_path / "again").mkdir()
     summary = pretrain(again, model, tmp_path / "again")
     assert summary["expert_iteration"][0]["samples"] > len(saved[1])  # the saved round and the new one
+    # exit_games 0: the round refits on the saved data alone, searching nothing
+    refit = load_config(
+        None,
+        [
+            *EXIT_SMALL,
+            "pretrain.exit_rounds=1",
+            "pretrain.exit_games=0",
+            "pretrain.holdout=0.2",
+            f"pretrain.exit_data=[{tmp_path}/exit/round_2_data.npz]",
+        ],
+    )
+    (tmp_path / "refit").mkdir()
+    row = pretrain(refit, model, tmp_path / "refit")["expert_iteration"][0]
+    assert row["samples"] == len(saved[1]) and row["teacher"] is None and row["search_mean_result"] is None
+    assert 0.0 <= row["holdout_accuracy"] <= 1.0 and row["best_epoch"] in (0, 1)
+    assert not (tmp_path / "refit" / "exit" / "round_1_data.npz").exists()
     with pytest.raises(ValueError, match="made for last_heroes_v0, not lost_legends_v0"):
         TeacherData.load(tmp_path / "exit" / "round_1_data.npz", "lost_legends_v0", size, actions)
     with pytest.raises(ValueError, match="observations has shape"):
@@ -283,6 +322,8 @@ EXIT = ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1"]
         (["pretrain.init=nowhere.json"], "pretrain.init: .nowhere.json. is not an existing checkpoint"),
         ([*EXIT, "pretrain.exit_data=[gone.npz]"], "pretrain.exit_data: 'gone.npz' is not an existing file"),
         (["pretrain.exit_data=[gone.npz]"], "set pretrain.exit_rounds too"),
+        ([*EXIT, "pretrain.exit_games=0"], "exit_games: 0 plays no search games"),
+        ([*EXIT, "pretrain.holdout=0.6"], "pretrain.holdout"),
         (
             ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1", "pretrain.exit_search=prior=x,sims=3"],
             "leave out prior",
