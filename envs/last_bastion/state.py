@@ -159,6 +159,11 @@ class LastBastionState(State):
         self._mask_cache: tuple | None = None  # (legal ids, mask)
         self._central_cache: tuple | None = None  # see _central_effects
         self._obs_cache = None  # observation_fast.ObservationCache
+        # -- version counters the rules bump, not part of the JSON: the observation's keys
+        # (observation.py); a hand edit of a hero's dict in place must bump them too
+        self._heroes_ver = 0  # any change of a hero's data
+        self._places_ver = 0  # a hero's status, tile or board Grasp changed
+        self._board_ver = 0  # the spaces, sanctified marks, elements, grasped tiles or a board Grasp changed
 
     # == queries (public information; the bots and the observation ask them) ======================
     def in_play(self, p: int) -> bool:
