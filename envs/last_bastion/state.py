@@ -25,13 +25,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import Outcome, State, check_seat
+from envs.core.game import Outcome, State
 from envs.last_bastion import combat, effects, hero, horde, text, tiles
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT
 from envs.last_bastion.content import DEAD, DEPLOYED, HOME, IN, OUT, RESULTS, SHAPED
 from envs.last_bastion.decisions import TASKS
-from envs.last_bastion.observation_fast import observe
 from envs.last_bastion.tokens import gain_cta, gain_equip, gain_life
 from envs.last_bastion.validation import check_decision, check_json
 
@@ -158,7 +157,6 @@ class LastBastionState(State):
         # -- caches, not part of the JSON (a clone starts without them) --
         self._mask_cache: tuple | None = None  # (legal ids, mask)
         self._central_cache: tuple | None = None  # see _central_effects
-        self._obs_cache = None  # observation_fast.ObservationCache
         # -- version counters the rules bump, not part of the JSON: the observation's keys
         # (observation.py); a hand edit of a hero's dict in place must bump them too
         self._heroes_ver = 0  # any change of a hero's data
@@ -453,9 +451,6 @@ class LastBastionState(State):
         return [float(self.score_sheet())] * self.n
 
     # -- views --
-    def observe(self, seat: int) -> np.ndarray:
-        return observe(self, check_seat(self, seat))
-
     def describe_action(self, action: int) -> str:
         return text.describe_action(self, action)
 
