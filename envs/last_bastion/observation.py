@@ -330,8 +330,9 @@ def _pending_effect(s, seat: int, out: np.ndarray) -> None:
         elif origin == "die":
             out[NP + 1] = 1.0
     elif kind == "DISCARD_COLOR":
+        seat_of = s.seat_of
         out[_DISCARD_EQUIP] = 1.0
-        out[NP + 2 + s.seat_of[d["victim"]]] = 1.0
+        out[NP + 2 + (seat_of[d["victim"]] - seat_of[seat]) % 4] = 1.0
 
 
 def _combat(s, seat: int, out: np.ndarray) -> None:
@@ -340,8 +341,9 @@ def _combat(s, seat: int, out: np.ndarray) -> None:
         return
     for f in d["dice"]:
         out[f] += 0.25
+    b3 = 3 * s.seat_of[seat]
     for k, sp in enumerate(d["targets"]):
-        out[6 + 12 * k + sp] = 1.0
+        out[6 + 12 * k + (sp - b3) % 12] = 1.0
     for c, n in enumerate(s.pool()):
         if n:
             out[30 + c] = n / 8.0 if n < 8 else 1.0
@@ -350,7 +352,7 @@ def _combat(s, seat: int, out: np.ndarray) -> None:
 def _tower_source(s, seat: int, out: np.ndarray) -> None:
     d = s.decision
     if d is not None and d["kind"] == "TOWER_DEST":
-        out[d["src"]] = 1.0
+        out[(d["src"] - 3 * s.seat_of[seat]) % 12] = 1.0
 
 
 def _market_whites(s, seat: int, out: np.ndarray) -> None:
@@ -359,12 +361,23 @@ def _market_whites(s, seat: int, out: np.ndarray) -> None:
         out[0] = d["whites"] / 2.0
 
 
-_KIND = itemgetter(0)
-
-
 def _double_pending(s, seat: int, out: np.ndarray) -> None:
-    if "kaela" in map(_KIND, s.stack):
-        out[0] = 1.0
+    for task in s.stack:
+        if task[0] == "kaela":
+            out[0] = 1.0
+            return
+
+
+def _rare_key(s, seat: int):
+    """The rarer pending blocks' key (pending effect, combat, tower source, Market whites, Kaela's
+    second resolution), the observer's own (they are in its frame): the few values they show, None
+    while they are zeros."""
+    d = s.decision
+    key = None if d is None or d["kind"] == "MAIN" else _pending_key(s, d)
+    for task in s.stack:
+        if task[0] == "kaela":
+            return key, True
+    return key
 
 
 # == the table (shared) ============================================================================
@@ -466,11 +479,9 @@ def _discard(s, seat: int, out: np.ndarray) -> None:
 
 
 # -- tiles: rows of the type one-hot and completable flag, from a table per (layout, completable
-# types); then the grasped and sealed marks and the heroes
+# types); then the grasped and sealed marks and the heroes, float by float
 _TILE_BASE: dict[tuple, bytes] = {}
-_TILE_H = 4 * TL["heroes"]  # byte offsets in a row
-_TILE_G, _TILE_S = 4 * TL["grasped"], 4 * TL["sealed"]
-_ONE = _f32([1.0])
+_TILE_H, _TILE_G, _TILE_S = TL["heroes"], TL["grasped"], TL["sealed"]
 _WRITE_TILES = _writer(9 * TL_SIZE)
 
 
@@ -491,20 +502,18 @@ def _tiles(s, seat: int, out: np.ndarray) -> None:
     completable = s.completable_types()  # reads spaces, elements, grasped, heroes, reserve_life, layout
     key = (*s.layout, *completable)
     base = _TILE_BASE.get(key)
-    data = bytearray(base if base is not None else _tile_base(key))
+    _WRITE_TILES(out, 0, base if base is not None else _tile_base(key))
     seat_of = s.seat_of
     for p, h in enumerate(s.heroes):
         if h["status"] == IN:
-            at = 64 * h["tile"] + _TILE_H + 4 * seat_of[p]
-            data[at : at + 4] = _ONE
+            out[h["tile"], _TILE_H + seat_of[p]] = 1.0
     grasped = s.grasped
     if any(grasped):
         for t, g in enumerate(grasped):
             if g:
-                data[64 * t + _TILE_G : 64 * t + _TILE_G + 4] = _ONE
+                out[t, _TILE_G] = 1.0
     for t in sealed:
-        data[64 * t + _TILE_S : 64 * t + _TILE_S + 4] = _ONE
-    _WRITE_TILES(out, 0, data)
+        out[t, _TILE_S] = 1.0
 
 
 _WRITE_SPACES = _writer(12 * SP_SIZE)
@@ -550,7 +559,7 @@ def _spaces(s, seat: int, out: np.ndarray) -> None:
 
 
 # -- hero rows: one per absolute seat, joined from pieces: [status][hero][wounded][board grasped] (the
-# first 15 floats), Life, Call to Arms, each Equipment count, then [tile + 1 if in play][active]
+# first 15 floats), [Life][Call to Arms], [each Equipment count], then [tile + 1 if in play][active]
 def _hero_head(status: int, hero: int, wounded: int, board_grasped: int) -> bytes:
     v = [0.0] * 15
     v[0] = v[1 + status] = v[4 + hero] = 1.0
@@ -562,40 +571,43 @@ _HERO_HEAD = {
     name: [[[_hero_head(i, hero, w, g) for g in (0, 1)] for w in (0, 1)] for hero in range(len(C.HEROES))]
     for i, name in enumerate(("in", "out", "dead"))
 }
-_SIXTHS = [_f32([min(k / 6.0, 1.0)]) for k in range(64)]  # Life, Call to Arms
-_QUARTERS = [_f32([k / 4.0]) for k in range(64)]  # Equipment
+_COUNTS = 32  # Life and Calls to Arms below this come from the table (more: computed)
+_LIFE_CTA = [[_f32([min(life / 6.0, 1.0), min(cta / 6.0, 1.0)]) for cta in range(_COUNTS)] for life in range(_COUNTS)]
+#: [e0][e1][e2][e3][e4]: the Equipment floats (each count / 4, 0-4: the box has 4 of a colour)
+_EQUIP = [[[[[_f32([a / 4, b / 4, c / 4, d / 4, e / 4]) for e in range(5)] for d in range(5)] for c in range(5)]
+           for b in range(5)] for a in range(5)]  # fmt: skip
 _HERO_TAIL = [[_f32([float(t == tile) for t in range(9)] + [a]) for a in (0, 1)] for tile in range(-1, 9)]
 _NO_HERO = bytes(4 * HR_SIZE)
 _WRITE_HEROES = _writer(4 * HR_SIZE)
 _HERO_FIELDS = itemgetter("status", "hero", "wounded", "board_grasped", "life", "cta", "tile", "equip")
 
 
-def _hero_row(h: dict, active: bool) -> bytes:
-    status, hero, wounded, board_grasped, life, cta, tile, equip = _HERO_FIELDS(h)
-    try:
-        return b"".join(
-            (
-                _HERO_HEAD[status][hero][wounded][board_grasped],
-                _SIXTHS[life],
-                _SIXTHS[cta],
-                _QUARTERS[equip[0]],
-                _QUARTERS[equip[1]],
-                _QUARTERS[equip[2]],
-                _QUARTERS[equip[3]],
-                _QUARTERS[equip[4]],
-                _HERO_TAIL[tile + 1 if status == IN else 0][active],
-            )
-        )
-    except IndexError:  # a count beyond the tables (a hand-made position)
-        v = [min(life / 6.0, 1.0), min(cta / 6.0, 1.0)] + [x / 4.0 for x in equip]
-        head = _HERO_HEAD[status][hero][wounded][board_grasped]
-        return head + _f32(v) + _HERO_TAIL[tile + 1 if status == IN else 0][active]
+def _hero_row(status, hero, wounded, board_grasped, life, cta, tile, equip, active) -> bytes:
+    """A row the tables do not hold (a count beyond them: a hand-made position)."""
+    v = [min(life / 6.0, 1.0), min(cta / 6.0, 1.0)] + [x / 4.0 for x in equip]
+    head = _HERO_HEAD[status][hero][wounded][board_grasped]
+    return head + _f32(v) + _HERO_TAIL[tile + 1 if status == IN else 0][active]
 
 
 def _heroes(s, seat: int, out: np.ndarray) -> None:
     active = -1 if s.neutral else s.active
     heroes = s.heroes
-    _WRITE_HEROES(out, 0, b"".join([_hero_row(heroes[p], p == active) if p >= 0 else _NO_HERO for p in s.player_at]))
+    rows = []
+    for p in s.player_at:
+        if p < 0:
+            rows.append(_NO_HERO)
+            continue
+        status, hero, wounded, board_grasped, life, cta, tile, e = _HERO_FIELDS(heroes[p])
+        try:
+            rows += (
+                _HERO_HEAD[status][hero][wounded][board_grasped],
+                _LIFE_CTA[life][cta],
+                _EQUIP[e[0]][e[1]][e[2]][e[3]][e[4]],
+                _HERO_TAIL[tile + 1 if status == IN else 0][p == active],
+            )
+        except IndexError:
+            rows.append(_hero_row(status, hero, wounded, board_grasped, life, cta, tile, e, p == active))
+    _WRITE_HEROES(out, 0, b"".join(rows))
 
 
 #: [board][linked][cards on it] -> the board's row
@@ -674,23 +686,14 @@ def _pending_key(s, d) -> tuple:
 def _shared_key(s, seat: int) -> tuple:
     """The shared blocks' keys, one call; part i is the key of the blocks that name key_part=i."""
     d = s.decision
-    if d is None or d["kind"] == "MAIN":
-        card = -1
-        pending = None
-    else:
-        card = pending_card(s)
-        pending = _pending_key(s, d)
-    for task in s.stack:
-        if task[0] == "kaela":
-            pending = (pending, True)
-            break
+    card = -1 if d is None or d["kind"] == "MAIN" else pending_card(s)
     board, deck = s._board_ver, s.deck
     return (
         card,  # 0 pending_card
-        pending,  # 1 pending_effect, combat, tower_source, market_whites, double_pending
-        # 2 global: the reserves (the heroes' tokens), the deck, the spaces, grasped tiles and boards
+        # 1 global: the reserves (the heroes' tokens), the deck, the spaces, grasped tiles and boards
         (len(deck), deck[0] if deck else -1, s.vanquished, s.reserve_life, s.reserve_cta, *s.reserve_equip, board),
-        (board, len(s.discard)),  # 3 elements, ongoing, discard, spaces
+        board,  # 2 elements, ongoing, spaces
+        len(s.discard),  # 3 discard (the pile only grows)
         (board, s._places_ver, s.reserve_life > 0),  # 4 tiles, boards
         (s._heroes_ver, -1 if s.neutral else s.active),  # 5 heroes
         (board, card),  # 6 card_ids
@@ -731,8 +734,7 @@ def _frames(name: str, b: int) -> np.ndarray:
     return out.reshape(-1).astype(np.intp)
 
 
-FRAMED = ("pending_effect", "combat", "tower_source", "elements", "tiles", "spaces", "heroes")
-FRAMED += ("boards", "card_ids")
+FRAMED = ("elements", "tiles", "spaces", "heroes", "boards", "card_ids")
 #: block name -> per board, the flat index of the block in that board's frame into the absolute block
 FRAMES = {name: tuple(_frames(name, b) for b in range(4)) for name in FRAMED}
 assert all((f[0] == np.arange(len(f[0]))).all() for f in FRAMES.values()), "board 0's frame is the absolute one"
@@ -753,23 +755,23 @@ _DECISION = ("decision", "current_player")
 _OWN_READS = _DECISION + ("neutral", "active", "acted", "moved", "power_used", "board_turns", "board")
 _BOARD = ("spaces", "sanct", "elements", "grasped", "_board_ver")
 _HEROES = ("heroes", "_heroes_ver", "_places_ver")
-#: block name -> (encoder, reads, key part or None for the observer's own)
+#: block name -> (encoder, reads, key: a part of _shared_key, or the observer's own key function)
 _BLOCKS = {
-    "phase": (_phase, _DECISION, None),
-    "turn": (_turn, _OWN_READS, None),
-    "current_board": (_current_board, ("board",), None),
+    "phase": (_phase, _DECISION, _own_key),
+    "turn": (_turn, _OWN_READS, _own_key),
+    "current_board": (_current_board, ("board",), _own_key),
     "pending_card": (_pending_card, ("decision", "spaces"), 0),
-    "pending_effect": (_pending_effect, ("decision",), 1),
-    "combat": (_combat, ("decision", "active") + _HEROES, 1),
-    "tower_source": (_tower_source, ("decision",), 1),
-    "market_whites": (_market_whites, ("decision",), 1),
-    "double_pending": (_double_pending, ("stack",), 1),
-    "global": (_global, ("deck", "vanquished", "reserve_life", "reserve_cta", "reserve_equip") + _BOARD + _HEROES, 2),
-    "elements": (_elements, _BOARD, 3),
-    "ongoing": (_ongoing, _BOARD, 3),
-    "discard": (_discard, ("discard",) + _BOARD, 3),
+    "pending_effect": (_pending_effect, ("decision",), _rare_key),
+    "combat": (_combat, ("decision", "active") + _HEROES, _rare_key),
+    "tower_source": (_tower_source, ("decision",), _rare_key),
+    "market_whites": (_market_whites, ("decision",), _rare_key),
+    "double_pending": (_double_pending, ("stack",), _rare_key),
+    "global": (_global, ("deck", "vanquished", "reserve_life", "reserve_cta", "reserve_equip") + _BOARD + _HEROES, 1),
+    "elements": (_elements, _BOARD, 2),
+    "ongoing": (_ongoing, _BOARD, 2),
+    "discard": (_discard, ("discard",), 3),
     "tiles": (_tiles, ("reserve_life",) + _BOARD + _HEROES, 4),
-    "spaces": (_spaces, _BOARD, 3),
+    "spaces": (_spaces, _BOARD, 2),
     "heroes": (_heroes, ("neutral", "active") + _HEROES, 5),
     "boards": (_boards, _BOARD + _HEROES, 4),
     "card_ids": (_card_ids, ("decision",) + _BOARD, 6),
@@ -780,8 +782,8 @@ CONSTANTS = ("game", "n", "W", "seat_of", "player_at", "layout")
 
 def _block(name: str, shape, doc: str) -> Block:
     encode, reads, part = _BLOCKS[name]
-    if part is None:
-        return Block(name, shape, doc, encode, reads, key=_own_key)
+    if callable(part):
+        return Block(name, shape, doc, encode, reads, key=part)
     frame = _frame(name) if name in FRAMES else None
     return Block(name, shape, doc, encode, reads, shared=True, key=_shared_key, frame=frame, key_part=part)
 
