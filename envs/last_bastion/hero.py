@@ -89,3 +89,4 @@ def answer_main(state, d: dict, name: str, args: tuple) -> None:
         state.power_used = True
         state.elements["enchantment"].update(state=DEPLOYED, where=abs_space(state, args[0]))
         state._board_ver += 1
+        state._elements_ver += 1

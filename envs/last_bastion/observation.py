@@ -387,7 +387,10 @@ _GLOBAL_HEAD = [
     [_f32([float(k == n - 1) for k in range(4)] + [float(k == d) for k in range(4)]) for d in range(4)]
     for n in range(1, 5)
 ]
-_PACK_GLOBAL = struct.Struct("32s15f").pack_into
+_PACK_GLOBAL = struct.Struct("32s9f20sf").pack_into
+_DECK_SIZE = [min(1.0, k / 50.0) for k in range(256)]  # deck / 50, at most 1
+#: [next Warlord's position + 1]: (cards above it / 50, it is the top card)
+_NEXT_WARLORD = [(0.0, 0.0)] + [(k / 50.0, float(k == 0)) for k in range(255)]
 #: deck card -> 1 for a Warlord (bytes(deck).translate(_WARLORD_BYTE).find(1): the next Warlord's position)
 _WARLORD_BYTE = bytes(int(IS_WARLORD[c]) if c < C.NUM_CARDS else 0 for c in range(256))
 _WARLORD_SET = frozenset(C.WARLORDS)
@@ -406,31 +409,27 @@ def _next_warlord(deck: list[int]) -> int:
 
 def _global(s, seat: int, out: np.ndarray) -> None:
     deck, sp = s.deck, s.spaces
-    wl = _next_warlord(deck)
+    above, top = _NEXT_WARLORD[_next_warlord(deck) + 1]
     grasped = sum(s.grasped)
     boards = 0
     for h in s.heroes:
         if h["board_grasped"]:
             boards += 1
-    e = s.reserve_equip
+    e = s.reserve_equip  # (each 0-4: the box has 4 of a colour)
     _PACK_GLOBAL(
         out,
         0,
         _GLOBAL_HEAD[s.n - 1][_DIFFICULTY[s.game.options["difficulty"]]],
-        min(1.0, len(deck) / 50.0),  # 4 heroes at Difficult and Heroic start above 50
-        wl / 50.0 if wl >= 0 else 0.0,
-        wl == 0,
+        _DECK_SIZE[len(deck)],  # 4 heroes at Difficult and Heroic start above 50
+        above,
+        top,
         s.W / 3.0,
         s.vanquished / 3.0,
         (0 if _WARLORD_SET.isdisjoint(sp) else len(_WARLORD_SET.intersection(sp))) / 3.0,  # Warlords in play
         grasped / 3.0,
         s.reserve_life / 16.0,
         s.reserve_cta / 6.0,
-        e[0] / 4.0,
-        e[1] / 4.0,
-        e[2] / 4.0,
-        e[3] / 4.0,
-        e[4] / 4.0,
+        _EQUIP[e[0]][e[1]][e[2]][e[3]][e[4]],
         (C.GRASP_TOTAL - grasped - boards) / 11.0,  # the Grasps left in the box
     )
 
@@ -516,46 +515,50 @@ def _tiles(s, seat: int, out: np.ndarray) -> None:
         out[t, _TILE_S] = 1.0
 
 
-_WRITE_SPACES = _writer(12 * SP_SIZE)
+#: per card its space row, then zeros (index -1: an empty space): ``take(spaces, mode="wrap")``
+_SPACE_TABLE = np.stack([np.frombuffer(row, np.float32) for row in _SPACE_ROW])
 _CARDS_OF_COLOUR = [frozenset(c for c in range(C.NUM_CARDS) if _COLOUR[c] == colour) for colour in range(5)]
-_ER, _NETTED, _SANCT, _ENCHANTED, _TRAP = (
-    SP["effective_res"],
-    SP["netted"],
-    SP["sanctified"],
-    SP["enchanted"],
-    SP["trap"],
-)
+_ER, _NETTED, _SANCT = SP["effective_res"], SP["netted"], SP["sanctified"]
+_ENCHANTED, _TRAP = SP["enchanted"], SP["trap"]
 
 
 def _spaces(s, seat: int, out: np.ndarray) -> None:
     """The 12 space rows from the card table, then what the elements and marks change."""
     sp = s.spaces
-    _WRITE_SPACES(out, 0, b"".join(map(_SPACE_ROW.__getitem__, sp)))
+    _SPACE_TABLE.take(sp, 0, out, "wrap")
     el = s.elements
-    std, ench, net, trap = el["standard"], el["enchantment"], el["net"], el["trap"]
-    colour = std["where"] if std["state"] == DEPLOYED else None
-    enchanted = ench["where"] if ench["state"] == DEPLOYED else None
-    if colour is not None and 0 <= colour < 5:  # the Standard lowers the cards of its colour
-        for c in _CARDS_OF_COLOUR[colour].intersection(sp):
-            k = sp.index(c)
-            r = _RESISTANCE[c] - 1 - (k == enchanted)
-            out[k, _ER] = (r if r > 0 else 0) / 5.0
-    if enchanted is not None and 0 <= enchanted:  # and the Enchantment its card
+    std, ench = el["standard"], el["enchantment"]
+    enchanted = ench["where"] if ench["state"] == DEPLOYED else -1
+    colour = -1
+    if std["state"] == DEPLOYED:  # the Standard lowers the cards of its colour
+        colour = std["where"]
+        if 0 <= colour < 5:
+            for c in _CARDS_OF_COLOUR[colour].intersection(sp):
+                k = sp.index(c)
+                r = _RESISTANCE[c] - 1 - (k == enchanted)
+                out[k, _ER] = (r if r > 0 else 0) / 5.0
+    if enchanted >= 0:  # and the Enchantment its card
         c = sp[enchanted]
-        if c >= 0 and _COLOUR[c] != colour:
-            r = _RESISTANCE[c] - 1
-            out[enchanted, _ER] = (r if r > 0 else 0) / 5.0
+        if c >= 0:
+            out[enchanted, _ENCHANTED] = 1.0
+            if _COLOUR[c] != colour:
+                r = _RESISTANCE[c] - 1
+                out[enchanted, _ER] = (r if r > 0 else 0) / 5.0
     sanct = s.sanct
     if max(sanct) >= 0:
         for k, mark in enumerate(sanct):
             if mark >= 0 and sp[k] >= 0:
                 out[k, _SANCT] = 1.0
-    if net["state"] == DEPLOYED and 0 <= net["where"] and sp[net["where"]] >= 0:
-        out[net["where"], _NETTED] = 1.0
-    if enchanted is not None and 0 <= enchanted and sp[enchanted] >= 0:
-        out[enchanted, _ENCHANTED] = 1.0
-    if trap["state"] == DEPLOYED and 0 <= trap["where"] and sp[trap["where"]] < 0:
-        out[trap["where"], _TRAP] = 1.0
+    net = el["net"]
+    if net["state"] == DEPLOYED:
+        k = net["where"]
+        if 0 <= k and sp[k] >= 0:
+            out[k, _NETTED] = 1.0
+    trap = el["trap"]
+    if trap["state"] == DEPLOYED:
+        k = trap["where"]
+        if 0 <= k and sp[k] < 0:
+            out[k, _TRAP] = 1.0
 
 
 # -- hero rows: one per absolute seat, joined from pieces: [status][hero][wounded][board grasped] (the
@@ -692,11 +695,12 @@ def _shared_key(s, seat: int) -> tuple:
         card,  # 0 pending_card
         # 1 global: the reserves (the heroes' tokens), the deck, the spaces, grasped tiles and boards
         (len(deck), deck[0] if deck else -1, s.vanquished, s.reserve_life, s.reserve_cta, *s.reserve_equip, board),
-        board,  # 2 elements, ongoing, spaces
+        board,  # 2 ongoing, spaces
         len(s.discard),  # 3 discard (the pile only grows)
         (board, s._places_ver, s.reserve_life > 0),  # 4 tiles, boards
         (s._heroes_ver, -1 if s.neutral else s.active),  # 5 heroes
         (board, card),  # 6 card_ids
+        s._elements_ver,  # 7 elements
     )
 
 
@@ -767,7 +771,7 @@ _BLOCKS = {
     "market_whites": (_market_whites, ("decision",), _rare_key),
     "double_pending": (_double_pending, ("stack",), _rare_key),
     "global": (_global, ("deck", "vanquished", "reserve_life", "reserve_cta", "reserve_equip") + _BOARD + _HEROES, 1),
-    "elements": (_elements, _BOARD, 2),
+    "elements": (_elements, ("elements", "_elements_ver"), 7),
     "ongoing": (_ongoing, _BOARD, 2),
     "discard": (_discard, ("discard",), 3),
     "tiles": (_tiles, ("reserve_life",) + _BOARD + _HEROES, 4),

@@ -162,6 +162,7 @@ class LastBastionState(State):
         self._heroes_ver = 0  # any change of a hero's data
         self._places_ver = 0  # a hero's status, tile or board Grasp changed
         self._board_ver = 0  # the spaces, sanctified marks, elements, grasped tiles or a board Grasp changed
+        self._elements_ver = 0  # an element changed (a _board_ver change too)
 
     # == queries (public information; the bots and the observation ask them) ======================
     def in_play(self, p: int) -> bool:

@@ -102,16 +102,19 @@ def answer_standard_color(state, d: dict, name: str, args: tuple) -> None:
     std = state.elements["standard"]
     std.update(state=DEPLOYED, where=args[0], seat=state.seat_of[state.active])
     state._board_ver += 1
+    state._elements_ver += 1
 
 
 def answer_quarry_space(state, d: dict, name: str, args: tuple) -> None:
     state.elements["trap"].update(state=DEPLOYED, where=abs_space(state, args[0]))
     state._board_ver += 1
+    state._elements_ver += 1
 
 
 def answer_trebuchet_target(state, d: dict, name: str, args: tuple) -> None:
     state.elements["net"].update(state=DEPLOYED, where=abs_space(state, args[0]))
     state._board_ver += 1
+    state._elements_ver += 1
 
 
 def answer_tomb_target(state, d: dict, name: str, args: tuple) -> None:

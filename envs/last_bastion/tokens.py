@@ -79,6 +79,7 @@ def take_out(state, p: int) -> None:
     state._heroes_ver += 1
     state._places_ver += 1
     state._board_ver += 1
+    state._elements_ver += 1
     if h["hero"] == C.MYLFAAR and state.elements["enchantment"]["state"] in (HOME, PARKED):
         state.elements["enchantment"]["state"] = GONE
     if p == state.active:
@@ -94,6 +95,7 @@ def grasp_tile(state, t: int) -> None:
         return
     state.grasped[t] = True
     state._board_ver += 1
+    state._elements_ver += 1
     state.counters["grasp"] += 1
     for name, home in C.ELEMENT_HOME_TILE.items():
         if state.layout[t] == home and state.elements[name]["state"] == HOME:
@@ -105,6 +107,7 @@ def grasp_tile(state, t: int) -> None:
 def ungrasp_tile(state, t: int) -> None:
     state.grasped[t] = False
     state._board_ver += 1
+    state._elements_ver += 1
     state.counters["purified"] += 1
     for name, home in C.ELEMENT_HOME_TILE.items():
         if state.layout[t] == home and state.elements[name]["state"] == PARKED:
@@ -119,6 +122,7 @@ def grasp_board(state, p: int) -> None:
     state._heroes_ver += 1
     state._places_ver += 1
     state._board_ver += 1
+    state._elements_ver += 1
     ench = state.elements["enchantment"]
     if h["hero"] == C.MYLFAAR and ench["state"] == HOME:
         ench["state"] = PARKED
@@ -130,6 +134,7 @@ def ungrasp_board(state, p: int) -> None:
     state._heroes_ver += 1
     state._places_ver += 1
     state._board_ver += 1
+    state._elements_ver += 1
     state.counters["purified"] += 1
     ench = state.elements["enchantment"]
     if h["hero"] == C.MYLFAAR and ench["state"] == PARKED:
@@ -142,6 +147,7 @@ def return_element(state, name: str) -> None:
     e = state.elements[name]
     e["where"], e["seat"] = -1, -1
     state._board_ver += 1
+    state._elements_ver += 1
     if name == "enchantment":
         m = state.mylfaar()
         if m < 0 or not state.in_play(m) or state.heroes[m]["wounded"]:
@@ -170,6 +176,7 @@ def move_card(state, src: int, dest: int) -> None:
     state.spaces[dest], state.spaces[src] = state.spaces[src], -1
     state.sanct[dest], state.sanct[src] = state.sanct[src], -1
     state._board_ver += 1
+    state._elements_ver += 1
     for name in ("net", "enchantment"):
         e = state.elements[name]
         if e["state"] == DEPLOYED and e["where"] == src:

@@ -93,10 +93,10 @@ def _edits(s, rng):
         (lambda: s.spaces.__setitem__(free[0], spare.pop()) if free and spare else None, BOARD),
         (lambda: s.spaces.__setitem__(full[0], -1) if full else None, BOARD),
         (lambda: s.sanct.__setitem__(full[-1], 0) if full else None, BOARD),
-        (lambda: s.elements["standard"].update(state="deployed", where=rng.randrange(5), seat=s.seat_of[0]), BOARD),
-        (lambda: s.elements["net"].update(state="deployed", where=full[0]) if full else None, BOARD),
-        (lambda: s.elements["trap"].update(state="deployed", where=free[-1]) if free else None, BOARD),
-        (lambda: s.elements["enchantment"].update(state="deployed", where=full[-1]) if full else None, BOARD),
+        (lambda: s.elements["standard"].update(state="deployed", where=rng.randrange(5), seat=s.seat_of[0]), ELEMENTS),
+        (lambda: s.elements["net"].update(state="deployed", where=full[0]) if full else None, ELEMENTS),
+        (lambda: s.elements["trap"].update(state="deployed", where=free[-1]) if free else None, ELEMENTS),
+        (lambda: s.elements["enchantment"].update(state="deployed", where=full[-1]) if full else None, ELEMENTS),
         # read by value: no counter
         (lambda: s.discard.append(s.set_aside[0]) if s.set_aside else None, ()),
         (lambda: s.deck.pop(0) if len(s.deck) > 1 else None, ()),
@@ -113,9 +113,9 @@ def _edits(s, rng):
         (lambda: s.sanct.__setitem__(free[0], 1) if free else None, BOARD),
         (lambda: h.__setitem__("status", "out"), PLACES),
         (lambda: h.__setitem__("status", "in"), PLACES),
-        (lambda: s.elements["standard"].update(state="home", where=-1, seat=-1), BOARD),
-        (lambda: s.elements["trap"].__setitem__("state", "parked"), BOARD),
-        (lambda: s.elements["net"].__setitem__("where", (s.elements["net"]["where"] + 1) % 12), BOARD),
+        (lambda: s.elements["standard"].update(state="home", where=-1, seat=-1), ELEMENTS),
+        (lambda: s.elements["trap"].__setitem__("state", "parked"), ELEMENTS),
+        (lambda: s.elements["net"].__setitem__("where", (s.elements["net"]["where"] + 1) % 12), ELEMENTS),
         (lambda: s.grasped.__setitem__(rng.randrange(9), False), BOARD),
         (lambda: s.spaces.__setitem__(full[0], spare.pop()) if full and spare else None, BOARD),
         (lambda: s.deck.insert(0, s.deck.pop()) if len(s.deck) > 1 else None, ()),  # a new top card
@@ -123,8 +123,9 @@ def _edits(s, rng):
 
 
 #: the rules' version counters an edit in place must bump (observation.py): the hero fields, the board
-#: (spaces, sanctified marks, grasped tiles, elements); the others are read by value
+#: (spaces, sanctified marks, grasped tiles, elements), the elements; the others are read by value
 HEROES, PLACES, BOARD = ("_heroes_ver",), ("_heroes_ver", "_places_ver"), ("_board_ver",)
+ELEMENTS = ("_board_ver", "_elements_ver")
 
 
 def test_the_memo_follows_hand_edits():
