@@ -394,16 +394,16 @@ _NEXT_WARLORD = [(0.0, 0.0)] + [(k / 50.0, float(k == 0)) for k in range(255)]
 #: deck card -> 1 for a Warlord (bytes(deck).translate(_WARLORD_BYTE).find(1): the next Warlord's position)
 _WARLORD_BYTE = bytes(int(IS_WARLORD[c]) if c < C.NUM_CARDS else 0 for c in range(256))
 _WARLORD_SET = frozenset(C.WARLORDS)
-_LAST_DECK: list = [None, -1]  # the last deck scanned (a copy) and its next Warlord's position
+_LAST_DECK: list = [([], -1)]  # (a copy of the last deck scanned, its next Warlord's position): one item, swapped whole
 
 
 def _next_warlord(deck: list[int]) -> int:
-    """The position of the next Warlord in ``deck`` (public), -1 for none; the last deck's answer is
-    kept (the deck changes on draws only, the block far more often)."""
-    last = _LAST_DECK
+    """The position of the next Warlord in ``deck`` (public), -1 for none. The last deck's answer is
+    kept, checked against a copy of that deck (the deck changes on draws only, the global block far
+    more often): a pure function's memo, right for any state."""
+    last = _LAST_DECK[0]
     if deck != last[0]:
-        last[0] = deck[:]
-        last[1] = bytes(deck).translate(_WARLORD_BYTE).find(1)
+        last = _LAST_DECK[0] = (deck[:], bytes(deck).translate(_WARLORD_BYTE).find(1))
     return last[1]
 
 
