@@ -128,6 +128,8 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
         grasp_board(state, victim)
     elif prim == "TO_CENTRE":
         h["tile"] = C.CENTRE
+        state._heroes_ver += 1
+        state._places_ver += 1
     elif prim == "CORRUPT":
         face = C.CORRUPTION_FACES[state.chance.roll(6)]
         if face is not None:

@@ -68,6 +68,8 @@ def answer_main(state, d: dict, name: str, args: tuple) -> None:
         state.stack.pop()
     elif name == "MOVE_TO":
         h["tile"] = abs_tile(state, args[0])
+        state._heroes_ver += 1
+        state._places_ver += 1
         state.moved = True
     elif name == "ACTIVATE":
         state.acted = True
@@ -86,3 +88,5 @@ def answer_main(state, d: dict, name: str, args: tuple) -> None:
     elif name == "ENCHANT":
         state.power_used = True
         state.elements["enchantment"].update(state=DEPLOYED, where=abs_space(state, args[0]))
+        state._board_ver += 1
+        state._elements_ver += 1

@@ -26,6 +26,7 @@ def turn_start(state) -> None:
         return_element(state, "standard")
     if b in state.sanct:  # this board's sanctified marks end
         state.sanct = [-1 if x == b else x for x in state.sanct]
+        state._board_ver += 1
     p = state.player_at[b]
     state.active = p if state.in_play(p) else -1
     state.neutral = state.active < 0
@@ -160,6 +161,7 @@ def answer_place_card(state, d: dict, name: str, args: tuple) -> None:
             state.discard.append(card)
             return
     state.spaces[s] = card
+    state._board_ver += 1
     e = C.CARDS[card].entrance
     if e is not None:
         push(state.stack, ["fx", e.prim, e.arg, s, -1, "card"])

@@ -25,13 +25,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from envs.core.chance import Chance
-from envs.core.game import Outcome, State, check_seat
+from envs.core.game import Outcome, State
 from envs.last_bastion import combat, effects, hero, horde, text, tiles
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT
 from envs.last_bastion.content import DEAD, DEPLOYED, HOME, IN, OUT, RESULTS, SHAPED
 from envs.last_bastion.decisions import TASKS
-from envs.last_bastion.observation_fast import observe
 from envs.last_bastion.tokens import gain_cta, gain_equip, gain_life
 from envs.last_bastion.validation import check_decision, check_json
 
@@ -69,6 +68,10 @@ DECISIONS: dict[str, Decision] = {
 }
 
 _IS_WARLORD = tuple(c.warlord for c in C.CARDS)
+_WARLORD_SET = frozenset(C.WARLORDS)
+assert (C.STANDARD, C.QUARRY, C.TREBUCHET, C.TOMB, C.TOWER, C.FOUNTAIN, C.MARKET, C.DISPENSARY, C.GREAT_HALL) == tuple(
+    range(9)
+)
 
 
 def _copy(v):
@@ -154,7 +157,12 @@ class LastBastionState(State):
         # -- caches, not part of the JSON (a clone starts without them) --
         self._mask_cache: tuple | None = None  # (legal ids, mask)
         self._central_cache: tuple | None = None  # see _central_effects
-        self._obs_cache = None  # observation_fast.ObservationCache
+        # -- version counters the rules bump, not part of the JSON: the observation's keys
+        # (observation.py); a hand edit of a hero's dict in place must bump them too
+        self._heroes_ver = 0  # any change of a hero's data
+        self._places_ver = 0  # a hero's status, tile or board Grasp changed
+        self._board_ver = 0  # the spaces, sanctified marks, elements, grasped tiles or a board Grasp changed
+        self._elements_ver = 0  # an element changed (a _board_ver change too)
 
     # == queries (public information; the bots and the observation ask them) ======================
     def in_play(self, p: int) -> bool:
@@ -274,40 +282,42 @@ class LastBastionState(State):
         return True  # Market, Great Hall
 
     def completable_types(self) -> list[bool]:
-        """``completable(k)`` for every tile type k, in one pass over the spaces (the observation and
-        the Calls to Arms of MAIN ask for all of them): counts of free spaces and Monsters stand for
-        the per-space scans of :meth:`completable`."""
-        sp, el, heroes = self.spaces, self.elements, self.heroes
-        free = monsters = 0
-        for c in sp:
-            if c < 0:
-                free += 1
-            elif not _IS_WARLORD[c]:
-                monsters += 1
-        any_card, any_free = free < 12, free > 0
-        out = [True] * len(C.TILES)  # Market, Great Hall
-        out[C.STANDARD] = self.available("standard")
+        """``completable(k)`` for every tile type k at once (the observation and the Calls to Arms of
+        MAIN ask for all of them): counts of free spaces and Monsters, taken by C-level calls
+        (``list.count``, a set of the Warlords), stand for the per-space scans of :meth:`completable`."""
+        sp, el, grasped = self.spaces, self.elements, self.grasped
+        free = sp.count(-1)
+        cards = 12 - free
+        monsters = cards if _WARLORD_SET.isdisjoint(sp) else cards - len(_WARLORD_SET.intersection(sp))
+        # available(name), inlined: home, or deployed with its home tile not grasped
+        std, trap, net = el["standard"], el["trap"], el["net"]
+        state = std["state"]
+        standard = state == HOME or (state == DEPLOYED and not grasped[self.layout.index(C.STANDARD)])
+        tower = 0 < free < 12
         # Quarry: a free space without the Trap; Trebuchet: a Monster without the Net
-        trap, net = el["trap"], el["net"]
-        if trap["state"] == DEPLOYED and 0 <= trap["where"] < 12 and sp[trap["where"]] < 0:
+        state = trap["state"]
+        if state == DEPLOYED and 0 <= trap["where"] < 12 and sp[trap["where"]] < 0:
             free -= 1
-        out[C.QUARRY] = free > 0 and self.available("trap")
+        quarry = free > 0 and (state == HOME or (state == DEPLOYED and not grasped[self.layout.index(C.QUARRY)]))
         targets = monsters
-        if net["state"] == DEPLOYED and 0 <= net["where"] < 12:
+        state = net["state"]
+        if state == DEPLOYED and 0 <= net["where"] < 12:
             c = sp[net["where"]]
             if c >= 0 and not _IS_WARLORD[c]:
                 targets -= 1
-        out[C.TREBUCHET] = targets > 0 and self.available("net")
-        out[C.TOMB] = monsters > 0
-        out[C.TOWER] = any_card and any_free
-        board_grasped = out_hero = False  # a hero in play with a grasped board; a hero taken out
-        for h in heroes:
-            status = h["status"]
-            board_grasped = board_grasped or (status == IN and h["board_grasped"])
-            out_hero = out_hero or status == OUT
-        out[C.FOUNTAIN] = any_card or any(self.grasped) or bool(board_grasped)
-        out[C.DISPENSARY] = self.reserve_life > 0 and out_hero
-        return out
+        trebuchet = targets > 0 and (
+            state == HOME or (state == DEPLOYED and not grasped[self.layout.index(C.TREBUCHET)])
+        )
+        # Fountain: a card, a grasped tile, or a hero in play with a grasped board
+        fountain = cards > 0 or any(grasped) or any(h["status"] == IN and h["board_grasped"] for h in self.heroes)
+        dispensary = False  # Life in the reserve and a hero taken out
+        if self.reserve_life > 0:
+            for h in self.heroes:
+                if h["status"] == OUT:
+                    dispensary = True
+                    break
+        # in content.TILES order: Standard, Quarry, Trebuchet, Tomb, Tower, Fountain, Market, Dispensary, Great Hall
+        return [standard, quarry, trebuchet, monsters > 0, tower, fountain, True, dispensary, True]
 
     def controller(self) -> int:
         """Who decides for the board now: the active hero, else the next hero in play clockwise."""
@@ -442,9 +452,6 @@ class LastBastionState(State):
         return [float(self.score_sheet())] * self.n
 
     # -- views --
-    def observe(self, seat: int) -> np.ndarray:
-        return observe(self, check_seat(self, seat))
-
     def describe_action(self, action: int) -> str:
         return text.describe_action(self, action)
 

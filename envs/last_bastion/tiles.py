@@ -101,14 +101,20 @@ _TARGET_DECISION = {
 def answer_standard_color(state, d: dict, name: str, args: tuple) -> None:
     std = state.elements["standard"]
     std.update(state=DEPLOYED, where=args[0], seat=state.seat_of[state.active])
+    state._board_ver += 1
+    state._elements_ver += 1
 
 
 def answer_quarry_space(state, d: dict, name: str, args: tuple) -> None:
     state.elements["trap"].update(state=DEPLOYED, where=abs_space(state, args[0]))
+    state._board_ver += 1
+    state._elements_ver += 1
 
 
 def answer_trebuchet_target(state, d: dict, name: str, args: tuple) -> None:
     state.elements["net"].update(state=DEPLOYED, where=abs_space(state, args[0]))
+    state._board_ver += 1
+    state._elements_ver += 1
 
 
 def answer_tomb_target(state, d: dict, name: str, args: tuple) -> None:
@@ -134,11 +140,14 @@ def answer_fountain_target(state, d: dict, name: str, args: tuple) -> None:
         ungrasp_board(state, abs_player(state, args[0]))
     else:
         state.sanct[abs_space(state, args[0])] = state.seat_of[state.active]
+        state._board_ver += 1
 
 
 def answer_dispensary_target(state, d: dict, name: str, args: tuple) -> None:
     """The taken-out hero comes back wounded, with 3 Life and 1 Call to Arms, on the Dispensary."""
     q = abs_player(state, args[0])
     state.heroes[q].update(status=IN, wounded=True, tile=state.tile_pos(C.DISPENSARY))
+    state._heroes_ver += 1
+    state._places_ver += 1
     gain_life(state, q, 3)
     gain_cta(state, q, 1)

@@ -15,36 +15,42 @@ def gain_life(state, p: int, n: int) -> None:
     k = min(n, state.reserve_life)
     state.reserve_life -= k
     state.heroes[p]["life"] += k
+    state._heroes_ver += 1
 
 
 def gain_cta(state, p: int, n: int) -> None:
     k = min(n, state.reserve_cta)
     state.reserve_cta -= k
     state.heroes[p]["cta"] += k
+    state._heroes_ver += 1
 
 
 def gain_equip(state, p: int, c: int) -> None:
     if state.reserve_equip[c] > 0:
         state.reserve_equip[c] -= 1
         state.heroes[p]["equip"][c] += 1
+        state._heroes_ver += 1
 
 
 def lose_equip(state, p: int, c: int) -> None:
     if state.heroes[p]["equip"][c] > 0:
         state.heroes[p]["equip"][c] -= 1
         state.reserve_equip[c] += 1
+        state._heroes_ver += 1
 
 
 def lose_all_equip(state, p: int) -> None:
     for c in range(5):
         state.reserve_equip[c] += state.heroes[p]["equip"][c]
         state.heroes[p]["equip"][c] = 0
+    state._heroes_ver += 1
 
 
 def lose_cta(state, p: int, n: int) -> None:
     k = min(n, state.heroes[p]["cta"])
     state.heroes[p]["cta"] -= k
     state.reserve_cta += k
+    state._heroes_ver += 1
 
 
 def lose_life(state, p: int, n: int) -> None:
@@ -55,6 +61,7 @@ def lose_life(state, p: int, n: int) -> None:
         h = state.heroes[p]
         h["life"] -= 1
         state.reserve_life += 1
+        state._heroes_ver += 1
         state.counters["life_lost"] += 1
         if h["life"] == 0:
             take_out(state, p)
@@ -69,6 +76,10 @@ def take_out(state, p: int) -> None:
     h["tile"] = -1
     h["status"] = DEAD if h["wounded"] else OUT
     h["board_grasped"] = False
+    state._heroes_ver += 1
+    state._places_ver += 1
+    state._board_ver += 1
+    state._elements_ver += 1
     if h["hero"] == C.MYLFAAR and state.elements["enchantment"]["state"] in (HOME, PARKED):
         state.elements["enchantment"]["state"] = GONE
     if p == state.active:
@@ -83,6 +94,8 @@ def grasp_tile(state, t: int) -> None:
     if t < 0 or state.grasped[t] or state.grasp_reserve() == 0:
         return
     state.grasped[t] = True
+    state._board_ver += 1
+    state._elements_ver += 1
     state.counters["grasp"] += 1
     for name, home in C.ELEMENT_HOME_TILE.items():
         if state.layout[t] == home and state.elements[name]["state"] == HOME:
@@ -93,6 +106,8 @@ def grasp_tile(state, t: int) -> None:
 
 def ungrasp_tile(state, t: int) -> None:
     state.grasped[t] = False
+    state._board_ver += 1
+    state._elements_ver += 1
     state.counters["purified"] += 1
     for name, home in C.ELEMENT_HOME_TILE.items():
         if state.layout[t] == home and state.elements[name]["state"] == PARKED:
@@ -104,6 +119,10 @@ def grasp_board(state, p: int) -> None:
     if h["board_grasped"] or state.grasp_reserve() == 0:
         return
     h["board_grasped"] = True
+    state._heroes_ver += 1
+    state._places_ver += 1
+    state._board_ver += 1
+    state._elements_ver += 1
     ench = state.elements["enchantment"]
     if h["hero"] == C.MYLFAAR and ench["state"] == HOME:
         ench["state"] = PARKED
@@ -112,6 +131,10 @@ def grasp_board(state, p: int) -> None:
 def ungrasp_board(state, p: int) -> None:
     h = state.heroes[p]
     h["board_grasped"] = False
+    state._heroes_ver += 1
+    state._places_ver += 1
+    state._board_ver += 1
+    state._elements_ver += 1
     state.counters["purified"] += 1
     ench = state.elements["enchantment"]
     if h["hero"] == C.MYLFAAR and ench["state"] == PARKED:
@@ -123,6 +146,8 @@ def return_element(state, name: str) -> None:
     """Element ``name`` goes back: home, parked (its home tile or Mylfaar's board grasped) or gone."""
     e = state.elements[name]
     e["where"], e["seat"] = -1, -1
+    state._board_ver += 1
+    state._elements_ver += 1
     if name == "enchantment":
         m = state.mylfaar()
         if m < 0 or not state.in_play(m) or state.heroes[m]["wounded"]:
@@ -139,6 +164,7 @@ def remove_card(state, s: int) -> None:
     state.spaces[s] = -1
     state.sanct[s] = -1
     state.discard.append(card)
+    state._board_ver += 1
     for name in ("net", "enchantment"):
         e = state.elements[name]
         if e["state"] == DEPLOYED and e["where"] == s:
@@ -149,6 +175,8 @@ def move_card(state, src: int, dest: int) -> None:
     """The card on ``src`` with its mark, Net and Enchantment to the free space ``dest`` (a Trap there goes back)."""
     state.spaces[dest], state.spaces[src] = state.spaces[src], -1
     state.sanct[dest], state.sanct[src] = state.sanct[src], -1
+    state._board_ver += 1
+    state._elements_ver += 1
     for name in ("net", "enchantment"):
         e = state.elements[name]
         if e["state"] == DEPLOYED and e["where"] == src:

@@ -3,7 +3,8 @@ reshaped (commit d42cbe1) must replay step for step.
 
 data/replay.json.gz holds 12 games (1-4 players; random legal play from a seeded rng, and the
 heuristic playing every seat; difficulty, reward scheme and effect order varied by seed) with, per
-step: the player to act, hashes of every seat's observation (fast and reference encoders, plain and
+step: the player to act, hashes of every seat's observation (through the memo and written from scratch
+by ``layout.encode_plain``, which replaced the fast and reference encoders of the recording; plain and
 with obs_card_ids + obs_hints), of the legal mask and of ``to_json()``, the heuristic's choice, the
 action and the rewards; and each game's final JSON, outcome, returns and scores. Also 6 mid-game
 ``to_json()`` states of that engine, which must load and play on as they did. Text is not pinned.
@@ -23,7 +24,6 @@ import pytest
 
 from envs.last_bastion.game import LastBastionGame
 from envs.last_bastion.heuristic import HeuristicBot
-from envs.last_bastion.observation import observe_reference
 
 DATA = json.loads(gzip.decompress((Path(__file__).parent / "data" / "replay.json.gz").read_bytes()))
 DIFFICULTIES = ("novice", "normal", "difficult", "heroic")
@@ -63,9 +63,9 @@ def play(n: int, seed: int, by_bot: bool = False, start: dict | None = None, rng
         row = [
             state.current_player,
             digest(*[state.observe(p) for p in range(n)]),
-            digest(*[observe_reference(state, p) for p in range(n)]),
+            digest(*[game.observation_layout.encode_plain(state, p) for p in range(n)]),
             digest(*[other.observe(p) for p in range(n)]),
-            digest(*[observe_reference(other, p) for p in range(n)]),
+            digest(*[rich.observation_layout.encode_plain(other, p) for p in range(n)]),
             digest(state.legal_mask()),
             bot.act_state(state),
             digest(state.to_json()),
