@@ -32,7 +32,8 @@ so a new game registers and gets all of it:
   (``ObservationLayout.encode_plain``) for every seat at every step, in a random order of seats;
   each block reads only the fields it declares (attributes read through a recording proxy) and the
   layout's constants, which stay the same objects all game; a ``shared`` block is the same for
-  every observer; every value lies in the layout's bounds;
+  every observer; a block declared ``dense`` writes every float; every value lies in the layout's
+  bounds;
 - :func:`check_state_mutations`: JSON states of random games, damaged (:func:`mutate`: drop, retype,
   negate, enlarge, duplicate, shorten, swap in another game's state), are refused by
   ``state_from_json`` with a ValueError at once, or load as states that keep the running invariants
@@ -674,6 +675,19 @@ def _absolute(layout: ObservationLayout, block, state: State, seat: int) -> np.n
     return out.reshape(-1)
 
 
+def _check_dense(layout: ObservationLayout, state: State, seat: int, where: str) -> None:
+    """A block declared ``dense`` (the memo does not zero it before its encoder) writes every float:
+    its encoder leaves no NaN of a buffer filled with them."""
+    for b in layout.blocks:
+        if b.dense:
+            out = np.full(b.shape, np.nan, np.float32)
+            (b.absolute if b.shared else b.encode)(state, seat, out)
+            assert not np.isnan(out).any(), (
+                f"{where}: block {b.name!r} is declared dense but its encoder leaves "
+                f"{int(np.isnan(out).sum())} of {b.size} floats unwritten (declare it without dense=True)"
+            )
+
+
 def _within(values: np.ndarray, layout: ObservationLayout) -> bool:
     return bool(np.all((values >= layout.low) & (values <= layout.high)))
 
@@ -723,6 +737,7 @@ def check_observation_memo(
                         )
             if step % 7 == 0:
                 _check_block_reads(layout, state, int(seats[0]), where)
+                _check_dense(layout, state, int(seats[0]), where)
             for c, value in constants.items():
                 assert getattr(state, c) is value, f"{where}: the layout's constant {c!r} changed during the game"
             if state.is_over():

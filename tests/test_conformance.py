@@ -541,8 +541,64 @@ def test_key_parts_share_one_call_and_rewrite_only_the_blocks_of_the_part_that_c
     memo = state.observe(0)
     assert len(written) == 3 and np.array_equal(memo, layout.encode_plain(state, 0))  # its write, then plain's
     kit.check_observation_memo(game_cls, 2, games=3)
-    with pytest.raises(ValueError, match="key_part is for a shared block with a key"):
-        ObservationLayout([Block("x", 1, "", phase.encode, phase.reads, key=key, key_part=0)])
+    with pytest.raises(ValueError, match="key_part is a part of the block's key: give key too"):
+        ObservationLayout([Block("x", 1, "", phase.encode, phase.reads, key_part=0)])
+
+
+def test_own_blocks_naming_parts_of_one_key_share_one_call_and_rewrite_only_their_part():
+    calls, written = [], []
+
+    def key(s, seat):
+        calls.append(seat)
+        return s.current_player, s.phase
+
+    def counted(name):
+        def encode(s, seat, out):
+            written.append(name)
+            OBS[name].encode(s, seat, out)
+
+        return encode
+
+    part = {"seat": 0, "phase": 1}
+    blocks = [
+        Block(b.name, b.shape, "", counted(b.name), b.reads, key=key, key_part=part[b.name])
+        if b.name in part
+        else b.spec()
+        for b in OBS.blocks
+    ]
+    game_cls = _relay_with_layout(blocks)
+    state = game_cls(num_players=2).new_state(0)
+    layout = state.game.observation_layout
+    state.observe(0)
+    assert calls == [0] and sorted(written) == ["phase", "seat"]  # one call for both parts
+    state.phase = 1 - state.phase  # part 1 only: the seat block stays
+    memo = state.observe(0)
+    assert calls == [0, 0] and written[2:] == ["phase"]
+    assert np.array_equal(memo, layout.encode_plain(state, 0))  # (the plain encoder writes both)
+    state.current_player = 1 - state.current_player
+    before = len(written)
+    memo = state.observe(0)
+    assert written[before:] == ["seat"] and np.array_equal(memo, layout.encode_plain(state, 0))
+    kit.check_observation_memo(game_cls, 2, games=3)
+
+
+def test_a_dense_block_is_not_zeroed_by_the_memo_and_the_kit_catches_one_that_is_not_dense():
+    seat_block = OBS["seat"]
+
+    def whole(s, seat, out):  # writes every float: dense
+        out[:] = 0.0
+        out[(s.current_player - seat) % s.game.num_players] = 1.0
+
+    dense = Block("seat", 4, "", whole, ("current_player",), key=lambda s, seat: s.current_player, dense=True)
+    game_cls = _relay_with_block(dense)
+    state = game_cls(num_players=2).new_state(0)
+    state.observe(0)
+    state.current_player = 1 - state.current_player
+    assert np.array_equal(state.observe(0), state.game.observation_layout.encode_plain(state, 0))
+    kit.check_observation_memo(game_cls, 2, games=3)
+    sparse = Block("seat", 4, "", seat_block.encode, ("current_player",), dense=True)  # writes one float
+    with pytest.raises(AssertionError, match="block 'seat' is declared dense but its encoder leaves 3 of 4"):
+        kit.check_observation_memo(_relay_with_block(sparse), 2, games=3)
 
 
 def test_the_memo_check_catches_a_wrong_frame_or_an_observers_absolute_block():

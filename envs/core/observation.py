@@ -36,9 +36,10 @@ How the memo knows a block may have changed:
   differs from the last one this observer (or, shared, anyone) saw. Blocks that name the very same
   key function (all shared, or all the observer's own) are checked with one call and rewritten
   together (a key check costs about as much as writing a few floats, so small blocks that change
-  together share one). Shared blocks may also name a part of one key: ``key=fn, key_part=i`` is
-  the key ``fn(state, seat)[i]``, with one call of ``fn`` for all its parts, so that blocks that
-  change apart but whose keys are made of the same values (copied once) share the work;
+  together share one). Blocks may also name a part of one key: ``key=fn, key_part=i`` is the key
+  ``fn(state, seat)[i]``, with one call of ``fn`` for all its parts (shared blocks with shared
+  blocks, own with own), so that blocks that change apart but whose keys are made of the same
+  values (copied once) share the work;
 - :class:`Rows`: a table whose rows are the same for every observer, only in another order (a row
   per seat, seat-relative): each absolute row is written once under its own ``key_row`` and each
   observer gathers them in its ``order``, so a step that changes one seat rewrites one row. A row
@@ -90,8 +91,10 @@ class Block:
     #: frame(state, seat) -> the flat index into the absolute block shown at each place of the
     #: observer's (shared blocks only; see the module docstring)
     frame: Callable[[Any, int], Any] | None = None
-    #: shared blocks only: the block's key is ``key(state, seat)[key_part]`` (see the module docstring)
+    #: the block's key is ``key(state, seat)[key_part]`` (see the module docstring)
     key_part: int | None = None
+    #: ``encode`` writes every float of the block: the memo skips zeroing it first (the kit checks)
+    dense: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,6 +170,7 @@ class ObservationBlock:
     frame: Callable[[Any, int], Any] | None = None  # a framed block: ``encode`` is its plain composition
     absolute: Encoder | None = None  # a shared block's encoder as declared (in the absolute frame if framed)
     key_part: int | None = None
+    dense: bool = False
 
     @property
     def stop(self) -> int:
@@ -178,7 +182,16 @@ class ObservationBlock:
             return self.rows
         encode = self.absolute if self.frame is not None else self.encode
         return Block(
-            self.name, self.shape, self.doc, encode, self.reads, self.shared, self.key, self.frame, self.key_part
+            self.name,
+            self.shape,
+            self.doc,
+            encode,
+            self.reads,
+            self.shared,
+            self.key,
+            self.frame,
+            self.key_part,
+            self.dense,
         )
 
 
@@ -316,10 +329,11 @@ class ObservationLayout:
                     frame=spec.frame,
                     absolute=spec.encode,
                     key_part=spec.key_part,
+                    dense=spec.dense,
                 )
             else:
-                if spec.key_part is not None and not (spec.shared and spec.key is not None):
-                    raise ValueError(f"block {spec.name!r}: key_part is for a shared block with a key")
+                if spec.key_part is not None and spec.key is None:
+                    raise ValueError(f"block {spec.name!r}: key_part is a part of the block's key: give key too")
                 block = ObservationBlock(
                     spec.name,
                     shape,
@@ -332,6 +346,7 @@ class ObservationLayout:
                     spec.key,
                     absolute=spec.encode if spec.shared else None,
                     key_part=spec.key_part,
+                    dense=spec.dense,
                 )
             self.blocks.append(block)
             offset += size
@@ -348,12 +363,17 @@ class ObservationLayout:
             (b, tuple(index[f] for f in b.reads) if b.key is None and b.rows is None else None) for b in self.blocks
         ]
         self._own = [(b, idx) for b, idx in self._plan if not b.shared and b.rows is None]
-        # own blocks that declare the very same key function are checked with one call and rewritten together
-        groups: dict[int, tuple[Any, Any, list[ObservationBlock]]] = {}
+        # own blocks that declare the very same key function (and part) are checked with one call and
+        # rewritten together; the groups of one key function next to each other (one call for its parts)
+        groups: dict[Any, tuple[Any, Any, Any, list[ObservationBlock]]] = {}
         for b, idx in self._own:
-            group = groups.setdefault(id(b.key) if b.key is not None else -id(b), (b.key, idx, []))
-            group[2].append(b)
-        self._own_groups = list(groups.values())
+            group_key = (id(b.key), b.key_part) if b.key is not None else -id(b)
+            groups.setdefault(group_key, (b.key, b.key_part, idx, []))[3].append(b)
+        first: dict[int, int] = {}
+        for g in groups.values():
+            first.setdefault(id(g[0]), len(first))
+        #: per group of own blocks: (key or None, key part or None, fields' indices, blocks)
+        self._own_groups = sorted(groups.values(), key=lambda g: first[id(g[0])])
         self._shared = [(b, idx) for b, idx in self._plan if b.shared]
         # shared blocks that declare the very same key function are checked with one call and
         # rewritten together, like own blocks
@@ -418,9 +438,10 @@ class ObservationLayout:
         breaks = np.flatnonzero(np.diff(index) != 1) + 1
         begins = [0, *breaks.tolist()]
         ends = [*breaks.tolist(), len(index)]
-        # a copy costs about a tenth of a take's overhead, a take about a hundredth of it per float
+        # measured (callgrind): a stretch's byte copy costs about 900 instructions, a take about 3,300
+        # and 10 a float: copies win only for a few stretches of many floats
         plan: Any = index
-        if 10 * len(begins) < 100 + len(index):
+        if 90 * len(begins) < 330 + len(index):
             plan = [(a, int(index[a]), b - a) for a, b in zip(begins, ends)]
         if len(self._gathers) >= 256:  # frame functions that build new arrays each call: a bound
             self._gathers.clear()
@@ -455,9 +476,16 @@ class ObservationLayout:
         else:
             snapshot, changed = [], None
         keys = view.keys
-        for k, (key_of, idx, writes) in enumerate(view.own):
+        called = value = None  # the last key function called for parts, and what it gave
+        for k, (key_of, part, idx, writes) in enumerate(view.own):
             if key_of is not None:
-                key = key_of(state, seat)
+                if part is None:
+                    key = key_of(state, seat)
+                else:
+                    if key_of is not called:
+                        value = key_of(state, seat)
+                        called = key_of
+                    key = value[part]
                 last = keys[k]
                 if key == last and last is not _UNSEEN:
                     continue
@@ -465,7 +493,8 @@ class ObservationLayout:
             elif changed is not None and not any(changed[i] for i in idx):
                 continue
             for encode, out, zero, zeros in writes:
-                zero[:] = zeros  # zero the block (a memoryview copy: cheaper than ndarray.fill for a few floats)
+                if zero is not None:  # zero the block (a memoryview copy: cheaper than ndarray.fill for a few floats)
+                    zero[:] = zeros
                 encode(state, seat, out)
         vec = view.vector
         if self._shared:
@@ -614,8 +643,11 @@ _SPARES = 8  # memos of gone states kept per layout for new states (ObservationL
 _ZEROS: dict[int, bytes] = {}
 
 
-def _zeroing(data: memoryview, start: int, stop: int) -> tuple[memoryview, bytes]:
-    """The bytes of floats ``start:stop`` of a float32 buffer's byte view, and zeros of their size."""
+def _zeroing(data: memoryview, start: int, stop: int, dense: bool = False) -> tuple[Any, Any]:
+    """The bytes of floats ``start:stop`` of a float32 buffer's byte view, and zeros of their size
+    (None twice for a dense block: its encoder writes every float)."""
+    if dense:
+        return None, None
     size = 4 * (stop - start)
     zeros = _ZEROS.get(size)
     if zeros is None:
@@ -633,19 +665,25 @@ class _View:
 
     def __init__(self, layout: ObservationLayout, memo: _Memo, state: Any, seat: int):
         self.vector = np.zeros(layout.size, np.float32)
-        #: per group of own blocks (one key, or one block's snapshot): (its key or None, its fields'
-        #: indices, and per block its encoder, its view into the vector, its bytes there and zeros)
+        #: per group of own blocks (one key or key part, or one block's snapshot): (its key or None, its
+        #: key part or None, its fields' indices, and per block its encoder, its view into the vector,
+        #: its bytes there and zeros, or None twice for a dense block)
         data = memoryview(self.vector).cast("B")
         self.own = [
             (
                 key,
+                part,
                 idx,
                 [
-                    (b.encode, self.vector[b.offset : b.stop].reshape(b.shape), *_zeroing(data, b.offset, b.stop))
+                    (
+                        b.encode,
+                        self.vector[b.offset : b.stop].reshape(b.shape),
+                        *_zeroing(data, b.offset, b.stop, b.dense),
+                    )
                     for b in blocks
                 ],
             )
-            for key, idx, blocks in layout._own_groups
+            for key, part, idx, blocks in layout._own_groups
         ]
         self.keys: list[Any] = [_UNSEEN] * len(layout._own_groups)
         self.snapshot: list[bytes] | None = None
@@ -682,7 +720,9 @@ class _View:
             here, zeros = _zeroing(memoryview(scratch).cast("B"), 0, stop - start)
             there = data[4 * (at + start) : 4 * (at + stop)]
             # an own block's key function: the key that block's check just got (no second call)
-            g = next((g for g, group in enumerate(layout._own_groups) if group[0] is own.key), None)
+            g = next(
+                (g for g, group in enumerate(layout._own_groups) if group[0] is own.key and group[1] is None), None
+            )
             self.row_own.append((own.key, g, own.encode, scratch, here, zeros, there))
         self.row_own_keys: list[Any] = [_UNSEEN] * len(layout._rows)
 
@@ -840,7 +880,7 @@ class _Memo:
                     (
                         b.absolute,
                         self.vector[b.offset : b.stop].reshape(b.shape),
-                        *_zeroing(data, b.offset, b.stop),
+                        *_zeroing(data, b.offset, b.stop, b.dense),
                         run,
                     )
                     for b, run in blocks
@@ -891,7 +931,8 @@ class _Memo:
             elif old is not None and not any(snapshot[i] != old[i] for i in idx):
                 continue
             for encode, out, zero, zeros, run in writes:
-                zero[:] = zeros
+                if zero is not None:
+                    zero[:] = zeros
                 encode(state, seat, out)
                 versions[run] += 1
         self.snapshot = snapshot
