@@ -30,7 +30,7 @@ from envs.last_bastion import combat, effects, hero, horde, text, tiles
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT
 from envs.last_bastion.content import DEAD, DEPLOYED, HOME, IN, OUT, RESULTS, SHAPED
-from envs.last_bastion.decisions import TASKS
+from envs.last_bastion.decisions import TASKS, offer
 from envs.last_bastion.tokens import gain_cta, gain_equip, gain_life
 from envs.last_bastion.validation import check_decision, check_json
 
@@ -155,7 +155,7 @@ class LastBastionState(State):
         self.counters = {k: 0 for k in SHAPED}  # events counted for reward_scheme="shaped"
         self.last_rewards = [0.0] * self.n
         # -- caches, not part of the JSON (a clone starts without them) --
-        self._mask_cache: tuple | None = None  # (legal ids, mask)
+        self._mask_cache: tuple | None = None  # (legal ids, mask): decisions.offer's, shared (copy it out)
         self._central_cache: tuple | None = None  # see _central_effects
         # -- version counters the rules bump, not part of the JSON: the observation's keys
         # (observation.py); a hand edit of a hero's dict in place must bump them too
@@ -370,11 +370,9 @@ class LastBastionState(State):
 
     def legal_mask(self) -> np.ndarray:
         legal = self.decision["legal"] if self.decision is not None else []
-        cached = self._mask_cache  # (legal ids, mask): the driver asks twice per decision
+        cached = self._mask_cache  # (legal ids, mask), set when a decision opens (a hand edit: rebuilt)
         if cached is None or cached[0] != legal:
-            mask = np.zeros(LAYOUT.num_actions, np.int8)
-            mask.put(legal, 1)  # put: cheaper than fancy-index assignment from a list
-            cached = self._mask_cache = (list(legal), mask)
+            cached = self._mask_cache = offer(legal)
         return cached[1].copy()
 
     def legal_actions(self) -> list[int]:
