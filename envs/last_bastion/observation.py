@@ -498,7 +498,7 @@ def _tile_base(key: tuple) -> bytes:
 
 def _tiles(s, seat: int, out: np.ndarray) -> None:
     sealed = s.central_effects()[2]  # reads spaces, sanct, elements (the Net)
-    completable = s.completable_types()  # reads spaces, elements, grasped, heroes, reserve_life, layout
+    completable = s.completable_tuple()  # reads spaces, elements, grasped, heroes, reserve_life, layout
     key = (*s.layout, *completable)
     base = _TILE_BASE.get(key)
     _WRITE_TILES(out, 0, base if base is not None else _tile_base(key))

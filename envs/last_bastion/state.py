@@ -68,6 +68,7 @@ DECISIONS: dict[str, Decision] = {
 }
 
 _IS_WARLORD = tuple(c.warlord for c in C.CARDS)
+_DECODED = tuple(LAYOUT.decode(a) for a in range(LAYOUT.num_actions))  # id -> (name, args), without a call
 _WARLORD_SET = frozenset(C.WARLORDS)
 assert (C.STANDARD, C.QUARRY, C.TREBUCHET, C.TOMB, C.TOWER, C.FOUNTAIN, C.MARKET, C.DISPENSARY, C.GREAT_HALL) == tuple(
     range(9)
@@ -156,7 +157,9 @@ class LastBastionState(State):
         self.last_rewards = [0.0] * self.n
         # -- caches, not part of the JSON (a clone starts without them) --
         self._mask_cache: tuple | None = None  # (legal ids, mask): decisions.offer's, shared (copy it out)
-        self._central_cache: tuple | None = None  # see _central_effects
+        self._central_cache: tuple | None = None  # see central_effects
+        self._completable_cache: tuple | None = None  # see completable_tuple
+        self._shaped = game.options["reward_scheme"] == "shaped"  # the counters' deltas are rewards
         # -- version counters the rules bump, not part of the JSON: the observation's keys
         # (observation.py); a hand edit of a hero's dict in place must bump them too
         self._heroes_ver = 0  # any change of a hero's data
@@ -182,17 +185,10 @@ class LastBastionState(State):
 
     def central_effects(self) -> tuple:
         """``(key, ongoing counts, sealed tiles)`` of the cards in play: the active ongoing effects
-        per ONG_ primitive, and the tiles facing an active ONG_SEAL card. Kept until the spaces, the
-        sanctified marks or the Net change (the key holds copies of all of them, compared as lists)."""
-        net = self.elements["net"]
+        per ONG_ primitive, and the tiles facing an active ONG_SEAL card. Kept until ``_board_ver``
+        moves (the rules bump it whenever the spaces, the sanctified marks or the Net change)."""
         cached = self._central_cache
-        if (
-            cached is None
-            or cached[0][0] != self.spaces
-            or cached[0][1] != self.sanct
-            or cached[0][2] != net["state"]
-            or cached[0][3] != net["where"]
-        ):
+        if cached is None or cached[0] != self._board_ver:
             counts = dict.fromkeys(C.ONGOING, 0)
             sealed = set()
             for s in range(12):
@@ -203,8 +199,7 @@ class LastBastionState(State):
                         counts[e.prim] += 1
                         if e.prim == "ONG_SEAL":
                             sealed.add(C.SPACE_FACES[s])
-            key = (list(self.spaces), list(self.sanct), net["state"], net["where"])
-            cached = self._central_cache = (key, counts, frozenset(sealed))
+            cached = self._central_cache = (self._board_ver, counts, frozenset(sealed))
         return cached
 
     def ongoing_counts(self) -> dict[str, int]:
@@ -283,8 +278,18 @@ class LastBastionState(State):
 
     def completable_types(self) -> list[bool]:
         """``completable(k)`` for every tile type k at once (the observation and the Calls to Arms of
-        MAIN ask for all of them): counts of free spaces and Monsters, taken by C-level calls
-        (``list.count``, a set of the Warlords), stand for the per-space scans of :meth:`completable`."""
+        MAIN ask for all of them)."""
+        return list(self.completable_tuple())
+
+    def completable_tuple(self) -> tuple[bool, ...]:
+        """:meth:`completable_types` as a tuple, kept until ``_board_ver`` or ``_places_ver`` moves or
+        the reserve's Life runs out or comes back (MAIN and the observation's tiles ask in one step).
+        Counts of free spaces and Monsters, taken by C-level calls (``list.count``, a set of the
+        Warlords), stand for the per-space scans of :meth:`completable`."""
+        cached = self._completable_cache
+        life = self.reserve_life > 0
+        if cached is not None and cached[0] == self._board_ver and cached[1] == self._places_ver and cached[2] == life:
+            return cached[3]
         sp, el, grasped = self.spaces, self.elements, self.grasped
         free = sp.count(-1)
         cards = 12 - free
@@ -311,13 +316,15 @@ class LastBastionState(State):
         # Fountain: a card, a grasped tile, or a hero in play with a grasped board
         fountain = cards > 0 or any(grasped) or any(h["status"] == IN and h["board_grasped"] for h in self.heroes)
         dispensary = False  # Life in the reserve and a hero taken out
-        if self.reserve_life > 0:
+        if life:
             for h in self.heroes:
                 if h["status"] == OUT:
                     dispensary = True
                     break
         # in content.TILES order: Standard, Quarry, Trebuchet, Tomb, Tower, Fountain, Market, Dispensary, Great Hall
-        return [standard, quarry, trebuchet, monsters > 0, tower, fountain, True, dispensary, True]
+        types = (standard, quarry, trebuchet, monsters > 0, tower, fountain, True, dispensary, True)
+        self._completable_cache = (self._board_ver, self._places_ver, life, types)
+        return types
 
     def controller(self) -> int:
         """Who decides for the board now: the active hero, else the next hero in play clockwise."""
@@ -386,13 +393,16 @@ class LastBastionState(State):
 
     def apply_legal(self, action: int) -> None:
         # the counters before the step: only the shaped reward reads them
-        before = dict(self.counters) if self.game.options["reward_scheme"] == "shaped" else None
+        before = dict(self.counters) if self._shaped else None
         d = self.decision
         self.decision = None
-        name, args = LAYOUT.decode(action)
+        name, args = _DECODED[action]
         DECISIONS[d["kind"]].answer(self, d, name, args)
         self.run()
-        self._set_rewards(before)
+        if self.result is None and before is None:
+            self.last_rewards = [0.0] * self.n  # no reward before the end but the shaped scheme's
+        else:
+            self._set_rewards(before)
 
     def illegal_why(self) -> str:
         if self.decision is None:
