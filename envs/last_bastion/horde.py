@@ -125,7 +125,7 @@ def draw(state, n: int) -> None:
     if not state.deck:
         state.result = "defeat_deck"
         return
-    if all(c >= 0 for c in state.spaces):
+    if min(state.spaces) >= 0:  # every space taken
         push(state.stack, ["fx", "LOSE_LIFE", 1, -1, -1, "full"])
         return
     card = state.deck.pop(0)

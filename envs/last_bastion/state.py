@@ -68,6 +68,8 @@ DECISIONS: dict[str, Decision] = {
 }
 
 _IS_WARLORD = tuple(c.warlord for c in C.CARDS)
+#: per card: the primitive of its central effect if ongoing, else None
+_ONGOING_PRIM = tuple(e.prim if e is not None and e.prim in C.ONGOING else None for e in (c.central for c in C.CARDS))
 _DECODED = tuple(LAYOUT.decode(a) for a in range(LAYOUT.num_actions))  # id -> (name, args), without a call
 _WARLORD_SET = frozenset(C.WARLORDS)
 assert (C.STANDARD, C.QUARRY, C.TREBUCHET, C.TOMB, C.TOWER, C.FOUNTAIN, C.MARKET, C.DISPENSARY, C.GREAT_HALL) == tuple(
@@ -191,13 +193,15 @@ class LastBastionState(State):
         if cached is None or cached[0] != self._board_ver:
             counts = dict.fromkeys(C.ONGOING, 0)
             sealed = set()
-            for s in range(12):
-                c = self.spaces[s]
+            net = self.elements["net"]
+            netted = net["where"] if net["state"] == DEPLOYED else -1
+            sanct = self.sanct
+            for s, c in enumerate(self.spaces):
                 if c >= 0:
-                    e = C.CARDS[c].central
-                    if e is not None and e.prim in counts and not self.suppressed(s):
-                        counts[e.prim] += 1
-                        if e.prim == "ONG_SEAL":
+                    prim = _ONGOING_PRIM[c]
+                    if prim is not None and sanct[s] < 0 and s != netted:  # not suppressed(s)
+                        counts[prim] += 1
+                        if prim == "ONG_SEAL":
                             sealed.add(C.SPACE_FACES[s])
             cached = self._central_cache = (self._board_ver, counts, frozenset(sealed))
         return cached
@@ -314,7 +318,12 @@ class LastBastionState(State):
             state == HOME or (state == DEPLOYED and not grasped[self.layout.index(C.TREBUCHET)])
         )
         # Fountain: a card, a grasped tile, or a hero in play with a grasped board
-        fountain = cards > 0 or any(grasped) or any(h["status"] == IN and h["board_grasped"] for h in self.heroes)
+        fountain = cards > 0 or any(grasped)
+        if not fountain:
+            for h in self.heroes:
+                if h["status"] == IN and h["board_grasped"]:
+                    fountain = True
+                    break
         dispensary = False  # Life in the reserve and a hero taken out
         if life:
             for h in self.heroes:
