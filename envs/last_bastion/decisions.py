@@ -11,6 +11,7 @@ helpers turn an action's argument back.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,18 @@ from envs.core.tasks import TaskTable
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import NUM_ACTIONS, PLAYER_ID, SPACE_ID, TILE_ID
 
-TASKS = TaskTable("last_bastion_v0")
+
+class Tasks(TaskTable):
+    """The core task table, its functions readable: ``State.run`` pops the stack itself, since
+    ``TaskTable.run`` calls its ``done()`` once per task, which costs about as much as a small task."""
+
+    @property
+    def functions(self) -> Mapping[str, Callable[..., None]]:
+        """Task name -> function (the table's own dict: it sees tasks registered later)."""
+        return self._functions
+
+
+TASKS = Tasks("last_bastion_v0")
 
 #: ids as a task offers them (a tuple) -> (the legal ids: sorted, no repeats; their mask). Offers
 #: repeat all game long, and a dict lookup costs a fraction of sorted(set()) and a new mask.

@@ -67,6 +67,7 @@ DECISIONS: dict[str, Decision] = {
     "COMBAT_RESOLVE": Decision(combat.combat_resolve_legal, combat.answer_combat_resolve),
 }
 
+_TASK_FUNCTIONS = TASKS.functions
 _IS_WARLORD = tuple(c.warlord for c in C.CARDS)
 #: per card: the primitive of its central effect if ongoing, else None
 _ONGOING_PRIM = tuple(e.prim if e is not None and e.prim in C.ONGOING else None for e in (c.central for c in C.CARDS))
@@ -420,7 +421,13 @@ class LastBastionState(State):
 
     def run(self) -> None:
         """Run the task stack until a decision is open or the game is over."""
-        TASKS.run(self, self.stack, lambda: self.result is not None or self.decision is not None)
+        # TaskTable.run(self, self.stack, done), its loop written out (see decisions.Tasks)
+        stack = self.stack
+        while self.result is None and self.decision is None:
+            if not stack:
+                raise RuntimeError("last_bastion_v0: the task stack ran empty before a decision or the end")
+            task = stack.pop()
+            _TASK_FUNCTIONS[task[0]](self, *task[1:])
         if self.result is not None:
             self.decision = None
             self.stack = []
