@@ -15,6 +15,7 @@ from typing import Any
 from envs.core.tasks import push
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import COLOR_ID
+from envs.last_bastion.content import IN
 from envs.last_bastion.decisions import TASKS, abs_player, decide, player_id, tile_id
 from envs.last_bastion.tokens import (
     gain_cta,
@@ -47,9 +48,11 @@ VICTIM_PRIMS = frozenset(
 
 def eligible(state, prim: str, p: int) -> bool:
     """May player ``p`` suffer ``prim`` (a hero in play for whom it changes something)?"""
-    if not state.in_play(p):
+    if p < 0:
         return False
     h = state.heroes[p]
+    if h["status"] != IN:  # in_play(p), inlined: asked for every player at a neutral effect
+        return False
     if prim in ("DISCARD_EQUIP", "DISCARD_ALL_EQUIP"):
         return sum(h["equip"]) > 0
     if prim == "LOSE_CTA":

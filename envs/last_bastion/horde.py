@@ -11,7 +11,7 @@ from __future__ import annotations
 from envs.core.tasks import push
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import EFFECT_ID
-from envs.last_bastion.content import DEPLOYED
+from envs.last_bastion.content import DEPLOYED, IN
 from envs.last_bastion.decisions import TASKS, abs_space, decide, decide_spaces, space_id
 from envs.last_bastion.tokens import return_element
 
@@ -28,7 +28,7 @@ def turn_start(state) -> None:
         state.sanct = [-1 if x == b else x for x in state.sanct]
         state._board_ver += 1
     p = state.player_at[b]
-    state.active = p if state.in_play(p) else -1
+    state.active = p if p >= 0 and state.heroes[p]["status"] == IN else -1  # in_play(p)
     state.neutral = state.active < 0
     state.acted = state.moved = state.power_used = False
     push(state.stack, ["recurring"], ["power"], ["hero"], ["turn_end"])
@@ -137,12 +137,13 @@ def draw(state, n: int) -> None:
 def placement_spaces(state, card: int) -> list[int]:
     """Where ``card`` may go: a free space of its colour's board (black: the active board, or the
     neutral one), any free space if that board is full or Oswin is active."""
-    free = [s for s in range(12) if state.spaces[s] < 0]
-    colour = C.CARDS[card].color
+    sp = state.spaces
     if not state.neutral and state.power_usable(state.active, C.OSWIN):
-        return free
+        return [s for s in range(12) if sp[s] < 0]
+    colour = C.CARDS[card].color
     target = colour if colour != C.BLACK else (state.seat_of[state.active] if not state.neutral else state.board)
-    return [s for s in free if s // 3 == target] or free
+    b = 3 * target  # the free spaces of that board, else every free space
+    return [s for s in (b, b + 1, b + 2) if sp[s] < 0] or [s for s in range(12) if sp[s] < 0]
 
 
 def place_card_legal(state, d: dict) -> list[int]:

@@ -354,17 +354,21 @@ class LastBastionState(State):
     def pool_heroes(self) -> list[int]:
         """The heroes whose Equipment the active hero's combat may spend: the active hero, the heroes
         on its tile, and with Aldric (either of them) those on adjacent tiles."""
-        a = self.active
-        t = self.heroes[a]["tile"]
+        a, heroes, player_at = self.active, self.heroes, self.player_at
+        t = heroes[a]["tile"]
         aldric_a = self.power_usable(a, C.ALDRIC)
+        seat = self.seat_of[a]
         out = [a]
-        for k in range(1, 4):
-            p = self.player_at[(self.seat_of[a] + k) % 4]
-            if p < 0 or not self.in_play(p):
+        for k in (1, 2, 3):
+            p = player_at[(seat + k) % 4]
+            if p < 0:
                 continue
-            u = self.heroes[p]["tile"]
-            near = u == t or ((aldric_a or self.power_usable(p, C.ALDRIC)) and C.adjacent(u, t))
-            if near:
+            h = heroes[p]
+            if h["status"] != IN:  # in_play(p), inlined (and power_usable(p, ALDRIC) below)
+                continue
+            u = h["tile"]
+            aldric = aldric_a or (h["hero"] == C.ALDRIC and not h["wounded"] and not h["board_grasped"])
+            if u == t or (aldric and C.adjacent(u, t)):
                 out.append(p)
         return out
 
