@@ -152,7 +152,7 @@ def exit(state, s: int, card: int) -> None:  # shadows the builtin: the task's n
     state.stack.append(["remove", s, card])
     e = C.CARDS[card].exit
     if e is not None:
-        push(state.stack, ["fx", e.prim, e.arg, s, -1, "card"])
+        state.stack.append(["fx", e.prim, e.arg, s, -1, "card"])
 
 
 @TASKS.task

@@ -60,7 +60,7 @@ def decide(state, kind: str, legal: list[int], **extra: Any) -> None:
 
 def open_decision(state, kind: str, ids, extra: dict) -> None:
     """The decision of ``kind`` offering ``ids`` (any order, repeats allowed) to ``current_player``."""
-    offered = state._mask_cache = offer(ids)  # the mask legal_mask() will copy
+    offered = state._mask_cache = _OFFERS.get(tuple(ids)) or offer(ids)  # the mask legal_mask() copies
     state.decision = {"kind": kind, "legal": list(offered[0]), **extra}
 
 

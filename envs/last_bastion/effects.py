@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.tasks import push
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import COLOR_ID
 from envs.last_bastion.content import IN
@@ -79,12 +78,12 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
         elif prim == "GAIN_CTA":
             gain_cta(state, p, arg)
         elif arg == C.ANY:
-            push(state.stack, ["gain_color", 0])
+            state.stack.append(["gain_color", 0])
         else:
             gain_equip(state, p, arg)
         return
     if prim == "DRAW_HORDE":
-        push(state.stack, ["draw", arg])
+        state.stack.append(["draw", arg])
         return
     if prim == "GRASP_FRONT":
         if src >= 0:
@@ -92,7 +91,7 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
         return
     if prim == "SIEGE_BREACH":
         if state.grasped[C.SIEGE_TILE]:
-            push(state.stack, ["fx", "LOSE_LIFE", 1, -1, -1, origin])
+            state.stack.append(["fx", "LOSE_LIFE", 1, -1, -1, origin])
         else:
             grasp_tile(state, C.SIEGE_TILE)
         return
@@ -120,7 +119,7 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
     if prim == "LOSE_LIFE":
         lose_life(state, victim, arg)
     elif prim == "DISCARD_EQUIP":
-        push(state.stack, ["discard_equip", victim, arg])
+        state.stack.append(["discard_equip", victim, arg])
     elif prim == "DISCARD_ALL_EQUIP":
         lose_all_equip(state, victim)
     elif prim == "LOSE_CTA":
@@ -136,7 +135,7 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
     elif prim == "CORRUPT":
         face = C.CORRUPTION_FACES[state.chance.roll(6)]
         if face is not None:
-            push(state.stack, ["fx", face.prim, face.arg, src, victim, "die"])
+            state.stack.append(["fx", face.prim, face.arg, src, victim, "die"])
     elif prim == "PLAGUE_WIND":
         if sum(h["equip"]) > 0:
             lose_all_equip(state, victim)

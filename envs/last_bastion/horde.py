@@ -44,7 +44,7 @@ def recurring(state) -> None:
         if c >= 0 and (e := C.CARDS[c].central) is not None and e.prim not in C.ONGOING and not state.suppressed(s):
             items.append([slot, ["rec", s, c]])
     if items:  # an "order" task without items does nothing
-        push(state.stack, ["order", "rec", items])
+        state.stack.append(["order", "rec", items])
 
 
 @TASKS.task
@@ -52,7 +52,7 @@ def rec(state, s: int, card: int) -> None:
     """The recurring effect of ``card`` on space ``s``, if it is still there and not suppressed."""
     if state.spaces[s] == card and not state.suppressed(s):
         e = C.CARDS[card].central
-        push(state.stack, ["fx", e.prim, e.arg, s, -1, "card"])
+        state.stack.append(["fx", e.prim, e.arg, s, -1, "card"])
 
 
 @TASKS.task
@@ -62,9 +62,9 @@ def power(state) -> None:
     sp = state.spaces
     if sp[3 * b] >= 0 and sp[3 * b + 1] >= 0 and sp[3 * b + 2] >= 0:  # a full board
         prim = ("LOSE_LIFE", "PLAGUE_WIND", "SOUL_DRAIN", "SIEGE_BREACH")[b]
-        push(state.stack, ["fx", prim, 1, -1, -1, "board"])
+        state.stack.append(["fx", prim, 1, -1, -1, "board"])
     elif not state.neutral:
-        push(state.stack, ["draw", 1])
+        state.stack.append(["draw", 1])
 
 
 @TASKS.task
@@ -126,7 +126,7 @@ def draw(state, n: int) -> None:
         state.result = "defeat_deck"
         return
     if min(state.spaces) >= 0:  # every space taken
-        push(state.stack, ["fx", "LOSE_LIFE", 1, -1, -1, "full"])
+        state.stack.append(["fx", "LOSE_LIFE", 1, -1, -1, "full"])
         return
     card = state.deck.pop(0)
     state.placing = card
@@ -165,4 +165,4 @@ def answer_place_card(state, d: dict, name: str, args: tuple) -> None:
     state._board_ver += 1
     e = C.CARDS[card].entrance
     if e is not None:
-        push(state.stack, ["fx", e.prim, e.arg, s, -1, "card"])
+        state.stack.append(["fx", e.prim, e.arg, s, -1, "card"])

@@ -44,14 +44,14 @@ def tile(state, tile_type: int, via_cta: bool) -> None:
         gain_life(state, state.active, 1)
         if not via_cta:
             gain_cta(state, state.active, 1)
-        push(state.stack, ["draw", 1])
+        state.stack.append(["draw", 1])
 
 
 @TASKS.task
 def kaela(state, tile_type: int) -> None:
     """Kaela's Devotion: the tile she activated resolves a second time."""
     if state.power_usable(state.active, C.KAELA) and not state.neutral:
-        push(state.stack, ["tile", tile_type, False])
+        state.stack.append(["tile", tile_type, False])
 
 
 # == the tiles' target decisions: their legal ids, and their answers ===============================
