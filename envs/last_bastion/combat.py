@@ -24,7 +24,7 @@ def _plan(info: tuple, dice: tuple, pool: tuple | None):
     k = len(info)
     if k == 1:  # one target: the search's answer in closed form (every matching die on it)
         colour, res, ward = info[0]
-        short = max(0, res - sum(1 for d in dice if d == C.WHITE or d == colour))
+        short = max(0, res - dice.count(C.WHITE) - dice.count(colour))  # the matching dice (colour is not white)
         if short and (ward or pool is None or short > pool[colour]):
             return None
         need = [0] * 5

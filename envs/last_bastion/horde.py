@@ -130,7 +130,6 @@ def draw(state, n: int) -> None:
         return
     card = state.deck.pop(0)
     state.placing = card
-    state.current_player = state.controller()
     decide_spaces(state, "PLACE_CARD", placement_spaces(state, card), card=card)
 
 

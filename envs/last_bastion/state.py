@@ -375,7 +375,7 @@ class LastBastionState(State):
     def pool(self) -> list[int]:
         """Equipment available to the active hero's combat, per colour."""
         equips = [self.heroes[p]["equip"] for p in self.pool_heroes()]  # the heroes once, not per colour
-        return [sum(e[c] for e in equips) for c in range(5)]
+        return list(map(sum, zip(*equips)))  # per colour
 
     # == the State API ============================================================================
     def is_terminal(self) -> bool:
