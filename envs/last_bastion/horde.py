@@ -15,6 +15,9 @@ from envs.last_bastion.content import DEPLOYED, IN
 from envs.last_bastion.decisions import TASKS, abs_space, decide, decide_spaces, space_id
 from envs.last_bastion.tokens import return_element
 
+#: per card: its central effect is recurring (there, and not ongoing)
+_RECURRING = tuple(c.central is not None and c.central.prim not in C.ONGOING for c in C.CARDS)
+
 
 # == the board-turn ================================================================================
 @TASKS.task
@@ -38,10 +41,13 @@ def turn_start(state) -> None:
 def recurring(state) -> None:
     """The recurring central effects of the board's three spaces, in slot order (or the controller's)."""
     items = []
+    sp, sanct, net = state.spaces, state.sanct, state.elements["net"]
+    netted = net["where"] if net["state"] == DEPLOYED else -1
+    b3 = 3 * state.board
     for slot in range(3):
-        s = 3 * state.board + slot
-        c = state.spaces[s]
-        if c >= 0 and (e := C.CARDS[c].central) is not None and e.prim not in C.ONGOING and not state.suppressed(s):
+        s = b3 + slot
+        c = sp[s]
+        if c >= 0 and _RECURRING[c] and sanct[s] < 0 and s != netted:  # not suppressed(s)
             items.append([slot, ["rec", s, c]])
     if items:  # an "order" task without items does nothing
         state.stack.append(["order", "rec", items])
