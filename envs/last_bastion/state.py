@@ -164,7 +164,8 @@ class LastBastionState(State):
         self._completable_cache: tuple | None = None  # see completable_tuple
         self._shaped = game.options["reward_scheme"] == "shaped"  # the counters' deltas are rewards
         # -- version counters the rules bump, not part of the JSON: the observation's keys
-        # (observation.py); a hand edit of a hero's dict in place must bump them too
+        # (observation.py) and those of central_effects and completable_tuple; a hand edit in
+        # place of what they stand for must bump them too
         self._heroes_ver = 0  # any change of a hero's data
         self._places_ver = 0  # a hero's status, tile or board Grasp changed
         self._board_ver = 0  # the spaces, sanctified marks, elements, grasped tiles or a board Grasp changed
