@@ -24,7 +24,7 @@ def _plan(info: tuple, dice: tuple, pool: tuple | None):
     k = len(info)
     if k == 1:  # one target: the search's answer in closed form (every matching die on it)
         colour, res, ward = info[0]
-        short = max(0, res - sum(1 for d in dice if d == C.WHITE or d == colour))
+        short = max(0, res - dice.count(C.WHITE) - dice.count(colour))  # the matching dice (colour is not white)
         if short and (ward or pool is None or short > pool[colour]):
             return None
         need = [0] * 5
@@ -152,7 +152,7 @@ def exit(state, s: int, card: int) -> None:  # shadows the builtin: the task's n
     state.stack.append(["remove", s, card])
     e = C.CARDS[card].exit
     if e is not None:
-        push(state.stack, ["fx", e.prim, e.arg, s, -1, "card"])
+        state.stack.append(["fx", e.prim, e.arg, s, -1, "card"])
 
 
 @TASKS.task

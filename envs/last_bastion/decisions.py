@@ -11,26 +11,64 @@ helpers turn an action's argument back.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import numpy as np
 
 from envs.core.tasks import TaskTable
 from envs.last_bastion import content as C
-from envs.last_bastion.actions import PLAYER_ID, SPACE_ID, TILE_ID
+from envs.last_bastion.actions import NUM_ACTIONS, PLAYER_ID, SPACE_ID, TILE_ID
 
-TASKS = TaskTable("last_bastion_v0")
+
+class Tasks(TaskTable):
+    """The core task table, its functions readable: ``State.run`` pops the stack itself, since
+    ``TaskTable.run`` calls its ``done()`` once per task, which costs about as much as a small task."""
+
+    @property
+    def functions(self) -> Mapping[str, Callable[..., None]]:
+        """Task name -> function (the table's own dict: it sees tasks registered later)."""
+        return self._functions
+
+
+TASKS = Tasks("last_bastion_v0")
+
+#: ids as a task offers them (a tuple) -> (the legal ids: sorted, no repeats; their mask). Offers
+#: repeat all game long, and a dict lookup costs a fraction of sorted(set()) and a new mask.
+_OFFERS: dict[tuple, tuple[list[int], np.ndarray]] = {}
+
+
+def offer(ids) -> tuple[list[int], np.ndarray]:
+    """``(sorted(set(ids)), their int8 mask)``, shared: the caller copies before it hands them out."""
+    key = tuple(ids)
+    hit = _OFFERS.get(key)
+    if hit is None:
+        legal = sorted(set(key))
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        mask.put(legal, 1)  # put: cheaper than fancy-index assignment from a list
+        if len(_OFFERS) >= 20_000:  # a bound (a game offers a few thousand)
+            _OFFERS.clear()
+        hit = _OFFERS[key] = (legal, mask)
+    return hit
 
 
 def decide(state, kind: str, legal: list[int], **extra: Any) -> None:
     """Open a decision of ``kind`` for the player in control (``state.controller()``)."""
     state.current_player = state.controller()
-    state.decision = {"kind": kind, "legal": sorted(set(legal)), **extra}
+    open_decision(state, kind, legal, extra)
+
+
+def open_decision(state, kind: str, ids, extra: dict) -> None:
+    """The decision of ``kind`` offering ``ids`` (any order, repeats allowed) to ``current_player``."""
+    offered = state._mask_cache = _OFFERS.get(tuple(ids)) or offer(ids)  # the mask legal_mask() copies
+    state.decision = {"kind": kind, "legal": list(offered[0]), **extra}
 
 
 def decide_spaces(state, kind: str, spaces: list[int], **extra: Any) -> None:
     """:func:`decide` with absolute spaces, offered as SELECT_SPACE ids in the controller's frame."""
     state.current_player = state.controller()
     seat3 = 3 * state.seat_of[state.current_player]
-    state.decision = {"kind": kind, "legal": sorted({SPACE_ID + (s - seat3) % 12 for s in spaces}), **extra}
+    open_decision(state, kind, [SPACE_ID + (s - seat3) % 12 for s in spaces], extra)
 
 
 # -- absolute -> ids of the deciding player's frame (call after setting current_player) --

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.tasks import push
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import COLOR_ID
+from envs.last_bastion.content import IN
 from envs.last_bastion.decisions import TASKS, abs_player, decide, player_id, tile_id
 from envs.last_bastion.tokens import (
     gain_cta,
@@ -47,9 +47,11 @@ VICTIM_PRIMS = frozenset(
 
 def eligible(state, prim: str, p: int) -> bool:
     """May player ``p`` suffer ``prim`` (a hero in play for whom it changes something)?"""
-    if not state.in_play(p):
+    if p < 0:
         return False
     h = state.heroes[p]
+    if h["status"] != IN:  # in_play(p), inlined: asked for every player at a neutral effect
+        return False
     if prim in ("DISCARD_EQUIP", "DISCARD_ALL_EQUIP"):
         return sum(h["equip"]) > 0
     if prim == "LOSE_CTA":
@@ -76,12 +78,12 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
         elif prim == "GAIN_CTA":
             gain_cta(state, p, arg)
         elif arg == C.ANY:
-            push(state.stack, ["gain_color", 0])
+            state.stack.append(["gain_color", 0])
         else:
             gain_equip(state, p, arg)
         return
     if prim == "DRAW_HORDE":
-        push(state.stack, ["draw", arg])
+        state.stack.append(["draw", arg])
         return
     if prim == "GRASP_FRONT":
         if src >= 0:
@@ -89,7 +91,7 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
         return
     if prim == "SIEGE_BREACH":
         if state.grasped[C.SIEGE_TILE]:
-            push(state.stack, ["fx", "LOSE_LIFE", 1, -1, -1, origin])
+            state.stack.append(["fx", "LOSE_LIFE", 1, -1, -1, origin])
         else:
             grasp_tile(state, C.SIEGE_TILE)
         return
@@ -117,7 +119,7 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
     if prim == "LOSE_LIFE":
         lose_life(state, victim, arg)
     elif prim == "DISCARD_EQUIP":
-        push(state.stack, ["discard_equip", victim, arg])
+        state.stack.append(["discard_equip", victim, arg])
     elif prim == "DISCARD_ALL_EQUIP":
         lose_all_equip(state, victim)
     elif prim == "LOSE_CTA":
@@ -133,7 +135,7 @@ def fx(state, prim: str, arg: Any, src: int, victim: int, origin: str) -> None:
     elif prim == "CORRUPT":
         face = C.CORRUPTION_FACES[state.chance.roll(6)]
         if face is not None:
-            push(state.stack, ["fx", face.prim, face.arg, src, victim, "die"])
+            state.stack.append(["fx", face.prim, face.arg, src, victim, "die"])
     elif prim == "PLAGUE_WIND":
         if sum(h["equip"]) > 0:
             lose_all_equip(state, victim)

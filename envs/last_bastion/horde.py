@@ -11,9 +11,12 @@ from __future__ import annotations
 from envs.core.tasks import push
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import EFFECT_ID
-from envs.last_bastion.content import DEPLOYED
+from envs.last_bastion.content import DEPLOYED, IN
 from envs.last_bastion.decisions import TASKS, abs_space, decide, decide_spaces, space_id
 from envs.last_bastion.tokens import return_element
+
+#: per card: its central effect is recurring (there, and not ongoing)
+_RECURRING = tuple(c.central is not None and c.central.prim not in C.ONGOING for c in C.CARDS)
 
 
 # == the board-turn ================================================================================
@@ -28,7 +31,7 @@ def turn_start(state) -> None:
         state.sanct = [-1 if x == b else x for x in state.sanct]
         state._board_ver += 1
     p = state.player_at[b]
-    state.active = p if state.in_play(p) else -1
+    state.active = p if p >= 0 and state.heroes[p]["status"] == IN else -1  # in_play(p)
     state.neutral = state.active < 0
     state.acted = state.moved = state.power_used = False
     push(state.stack, ["recurring"], ["power"], ["hero"], ["turn_end"])
@@ -38,13 +41,16 @@ def turn_start(state) -> None:
 def recurring(state) -> None:
     """The recurring central effects of the board's three spaces, in slot order (or the controller's)."""
     items = []
+    sp, sanct, net = state.spaces, state.sanct, state.elements["net"]
+    netted = net["where"] if net["state"] == DEPLOYED else -1
+    b3 = 3 * state.board
     for slot in range(3):
-        s = 3 * state.board + slot
-        c = state.spaces[s]
-        if c >= 0 and (e := C.CARDS[c].central) is not None and e.prim not in C.ONGOING and not state.suppressed(s):
+        s = b3 + slot
+        c = sp[s]
+        if c >= 0 and _RECURRING[c] and sanct[s] < 0 and s != netted:  # not suppressed(s)
             items.append([slot, ["rec", s, c]])
     if items:  # an "order" task without items does nothing
-        push(state.stack, ["order", "rec", items])
+        state.stack.append(["order", "rec", items])
 
 
 @TASKS.task
@@ -52,7 +58,7 @@ def rec(state, s: int, card: int) -> None:
     """The recurring effect of ``card`` on space ``s``, if it is still there and not suppressed."""
     if state.spaces[s] == card and not state.suppressed(s):
         e = C.CARDS[card].central
-        push(state.stack, ["fx", e.prim, e.arg, s, -1, "card"])
+        state.stack.append(["fx", e.prim, e.arg, s, -1, "card"])
 
 
 @TASKS.task
@@ -62,9 +68,9 @@ def power(state) -> None:
     sp = state.spaces
     if sp[3 * b] >= 0 and sp[3 * b + 1] >= 0 and sp[3 * b + 2] >= 0:  # a full board
         prim = ("LOSE_LIFE", "PLAGUE_WIND", "SOUL_DRAIN", "SIEGE_BREACH")[b]
-        push(state.stack, ["fx", prim, 1, -1, -1, "board"])
+        state.stack.append(["fx", prim, 1, -1, -1, "board"])
     elif not state.neutral:
-        push(state.stack, ["draw", 1])
+        state.stack.append(["draw", 1])
 
 
 @TASKS.task
@@ -125,24 +131,24 @@ def draw(state, n: int) -> None:
     if not state.deck:
         state.result = "defeat_deck"
         return
-    if all(c >= 0 for c in state.spaces):
-        push(state.stack, ["fx", "LOSE_LIFE", 1, -1, -1, "full"])
+    if min(state.spaces) >= 0:  # every space taken
+        state.stack.append(["fx", "LOSE_LIFE", 1, -1, -1, "full"])
         return
     card = state.deck.pop(0)
     state.placing = card
-    state.current_player = state.controller()
     decide_spaces(state, "PLACE_CARD", placement_spaces(state, card), card=card)
 
 
 def placement_spaces(state, card: int) -> list[int]:
     """Where ``card`` may go: a free space of its colour's board (black: the active board, or the
     neutral one), any free space if that board is full or Oswin is active."""
-    free = [s for s in range(12) if state.spaces[s] < 0]
-    colour = C.CARDS[card].color
+    sp = state.spaces
     if not state.neutral and state.power_usable(state.active, C.OSWIN):
-        return free
+        return [s for s in range(12) if sp[s] < 0]
+    colour = C.CARDS[card].color
     target = colour if colour != C.BLACK else (state.seat_of[state.active] if not state.neutral else state.board)
-    return [s for s in free if s // 3 == target] or free
+    b = 3 * target  # the free spaces of that board, else every free space
+    return [s for s in (b, b + 1, b + 2) if sp[s] < 0] or [s for s in range(12) if sp[s] < 0]
 
 
 def place_card_legal(state, d: dict) -> list[int]:
@@ -164,4 +170,4 @@ def answer_place_card(state, d: dict, name: str, args: tuple) -> None:
     state._board_ver += 1
     e = C.CARDS[card].entrance
     if e is not None:
-        push(state.stack, ["fx", e.prim, e.arg, s, -1, "card"])
+        state.stack.append(["fx", e.prim, e.arg, s, -1, "card"])

@@ -361,11 +361,12 @@ def _market_whites(s, seat: int, out: np.ndarray) -> None:
         out[0] = d["whites"] / 2.0
 
 
+_TASK_NAME = itemgetter(0)
+
+
 def _double_pending(s, seat: int, out: np.ndarray) -> None:
-    for task in s.stack:
-        if task[0] == "kaela":
-            out[0] = 1.0
-            return
+    if "kaela" in map(_TASK_NAME, s.stack):  # the stack scanned in C
+        out[0] = 1.0
 
 
 def _rare_key(s, seat: int):
@@ -374,9 +375,8 @@ def _rare_key(s, seat: int):
     while they are zeros."""
     d = s.decision
     key = None if d is None or d["kind"] == "MAIN" else _pending_key(s, d)
-    for task in s.stack:
-        if task[0] == "kaela":
-            return key, True
+    if "kaela" in map(_TASK_NAME, s.stack):
+        return key, True
     return key
 
 
@@ -498,7 +498,7 @@ def _tile_base(key: tuple) -> bytes:
 
 def _tiles(s, seat: int, out: np.ndarray) -> None:
     sealed = s.central_effects()[2]  # reads spaces, sanct, elements (the Net)
-    completable = s.completable_types()  # reads spaces, elements, grasped, heroes, reserve_life, layout
+    completable = s.completable_tuple()  # reads spaces, elements, grasped, heroes, reserve_life, layout
     key = (*s.layout, *completable)
     base = _TILE_BASE.get(key)
     _WRITE_TILES(out, 0, base if base is not None else _tile_base(key))
@@ -689,7 +689,11 @@ def _pending_key(s, d) -> tuple:
 def _shared_key(s, seat: int) -> tuple:
     """The shared blocks' keys, one call; part i is the key of the blocks that name key_part=i."""
     d = s.decision
-    card = -1 if d is None or d["kind"] == "MAIN" else pending_card(s)
+    if d is None:
+        card = -1
+    else:
+        kind = d["kind"]  # pending_card(s), its common cases inlined
+        card = -1 if kind == "MAIN" else d["card"] if kind == "PLACE_CARD" else pending_card(s)
     board, deck = s._board_ver, s.deck
     return (
         card,  # 0 pending_card

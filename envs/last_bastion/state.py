@@ -30,7 +30,7 @@ from envs.last_bastion import combat, effects, hero, horde, text, tiles
 from envs.last_bastion import content as C
 from envs.last_bastion.actions import LAYOUT
 from envs.last_bastion.content import DEAD, DEPLOYED, HOME, IN, OUT, RESULTS, SHAPED
-from envs.last_bastion.decisions import TASKS
+from envs.last_bastion.decisions import TASKS, offer
 from envs.last_bastion.tokens import gain_cta, gain_equip, gain_life
 from envs.last_bastion.validation import check_decision, check_json
 
@@ -67,7 +67,11 @@ DECISIONS: dict[str, Decision] = {
     "COMBAT_RESOLVE": Decision(combat.combat_resolve_legal, combat.answer_combat_resolve),
 }
 
+_TASK_FUNCTIONS = TASKS.functions
 _IS_WARLORD = tuple(c.warlord for c in C.CARDS)
+#: per card: the primitive of its central effect if ongoing, else None
+_ONGOING_PRIM = tuple(e.prim if e is not None and e.prim in C.ONGOING else None for e in (c.central for c in C.CARDS))
+_DECODED = tuple(LAYOUT.decode(a) for a in range(LAYOUT.num_actions))  # id -> (name, args), without a call
 _WARLORD_SET = frozenset(C.WARLORDS)
 assert (C.STANDARD, C.QUARRY, C.TREBUCHET, C.TOMB, C.TOWER, C.FOUNTAIN, C.MARKET, C.DISPENSARY, C.GREAT_HALL) == tuple(
     range(9)
@@ -155,10 +159,13 @@ class LastBastionState(State):
         self.counters = {k: 0 for k in SHAPED}  # events counted for reward_scheme="shaped"
         self.last_rewards = [0.0] * self.n
         # -- caches, not part of the JSON (a clone starts without them) --
-        self._mask_cache: tuple | None = None  # (legal ids, mask)
-        self._central_cache: tuple | None = None  # see _central_effects
+        self._mask_cache: tuple | None = None  # (legal ids, mask): decisions.offer's, shared (copy it out)
+        self._central_cache: tuple | None = None  # see central_effects
+        self._completable_cache: tuple | None = None  # see completable_tuple
+        self._shaped = game.options["reward_scheme"] == "shaped"  # the counters' deltas are rewards
         # -- version counters the rules bump, not part of the JSON: the observation's keys
-        # (observation.py); a hand edit of a hero's dict in place must bump them too
+        # (observation.py) and those of central_effects and completable_tuple; a hand edit in
+        # place of what they stand for must bump them too
         self._heroes_ver = 0  # any change of a hero's data
         self._places_ver = 0  # a hero's status, tile or board Grasp changed
         self._board_ver = 0  # the spaces, sanctified marks, elements, grasped tiles or a board Grasp changed
@@ -182,29 +189,23 @@ class LastBastionState(State):
 
     def central_effects(self) -> tuple:
         """``(key, ongoing counts, sealed tiles)`` of the cards in play: the active ongoing effects
-        per ONG_ primitive, and the tiles facing an active ONG_SEAL card. Kept until the spaces, the
-        sanctified marks or the Net change (the key holds copies of all of them, compared as lists)."""
-        net = self.elements["net"]
+        per ONG_ primitive, and the tiles facing an active ONG_SEAL card. Kept until ``_board_ver``
+        moves (the rules bump it whenever the spaces, the sanctified marks or the Net change)."""
         cached = self._central_cache
-        if (
-            cached is None
-            or cached[0][0] != self.spaces
-            or cached[0][1] != self.sanct
-            or cached[0][2] != net["state"]
-            or cached[0][3] != net["where"]
-        ):
+        if cached is None or cached[0] != self._board_ver:
             counts = dict.fromkeys(C.ONGOING, 0)
             sealed = set()
-            for s in range(12):
-                c = self.spaces[s]
+            net = self.elements["net"]
+            netted = net["where"] if net["state"] == DEPLOYED else -1
+            sanct = self.sanct
+            for s, c in enumerate(self.spaces):
                 if c >= 0:
-                    e = C.CARDS[c].central
-                    if e is not None and e.prim in counts and not self.suppressed(s):
-                        counts[e.prim] += 1
-                        if e.prim == "ONG_SEAL":
+                    prim = _ONGOING_PRIM[c]
+                    if prim is not None and sanct[s] < 0 and s != netted:  # not suppressed(s)
+                        counts[prim] += 1
+                        if prim == "ONG_SEAL":
                             sealed.add(C.SPACE_FACES[s])
-            key = (list(self.spaces), list(self.sanct), net["state"], net["where"])
-            cached = self._central_cache = (key, counts, frozenset(sealed))
+            cached = self._central_cache = (self._board_ver, counts, frozenset(sealed))
         return cached
 
     def ongoing_counts(self) -> dict[str, int]:
@@ -283,8 +284,18 @@ class LastBastionState(State):
 
     def completable_types(self) -> list[bool]:
         """``completable(k)`` for every tile type k at once (the observation and the Calls to Arms of
-        MAIN ask for all of them): counts of free spaces and Monsters, taken by C-level calls
-        (``list.count``, a set of the Warlords), stand for the per-space scans of :meth:`completable`."""
+        MAIN ask for all of them)."""
+        return list(self.completable_tuple())
+
+    def completable_tuple(self) -> tuple[bool, ...]:
+        """:meth:`completable_types` as a tuple, kept until ``_board_ver`` or ``_places_ver`` moves or
+        the reserve's Life runs out or comes back (MAIN and the observation's tiles ask in one step).
+        Counts of free spaces and Monsters, taken by C-level calls (``list.count``, a set of the
+        Warlords), stand for the per-space scans of :meth:`completable`."""
+        cached = self._completable_cache
+        life = self.reserve_life > 0
+        if cached is not None and cached[0] == self._board_ver and cached[1] == self._places_ver and cached[2] == life:
+            return cached[3]
         sp, el, grasped = self.spaces, self.elements, self.grasped
         free = sp.count(-1)
         cards = 12 - free
@@ -309,15 +320,22 @@ class LastBastionState(State):
             state == HOME or (state == DEPLOYED and not grasped[self.layout.index(C.TREBUCHET)])
         )
         # Fountain: a card, a grasped tile, or a hero in play with a grasped board
-        fountain = cards > 0 or any(grasped) or any(h["status"] == IN and h["board_grasped"] for h in self.heroes)
+        fountain = cards > 0 or any(grasped)
+        if not fountain:
+            for h in self.heroes:
+                if h["status"] == IN and h["board_grasped"]:
+                    fountain = True
+                    break
         dispensary = False  # Life in the reserve and a hero taken out
-        if self.reserve_life > 0:
+        if life:
             for h in self.heroes:
                 if h["status"] == OUT:
                     dispensary = True
                     break
         # in content.TILES order: Standard, Quarry, Trebuchet, Tomb, Tower, Fountain, Market, Dispensary, Great Hall
-        return [standard, quarry, trebuchet, monsters > 0, tower, fountain, True, dispensary, True]
+        types = (standard, quarry, trebuchet, monsters > 0, tower, fountain, True, dispensary, True)
+        self._completable_cache = (self._board_ver, self._places_ver, life, types)
+        return types
 
     def controller(self) -> int:
         """Who decides for the board now: the active hero, else the next hero in play clockwise."""
@@ -337,24 +355,28 @@ class LastBastionState(State):
     def pool_heroes(self) -> list[int]:
         """The heroes whose Equipment the active hero's combat may spend: the active hero, the heroes
         on its tile, and with Aldric (either of them) those on adjacent tiles."""
-        a = self.active
-        t = self.heroes[a]["tile"]
+        a, heroes, player_at = self.active, self.heroes, self.player_at
+        t = heroes[a]["tile"]
         aldric_a = self.power_usable(a, C.ALDRIC)
+        seat = self.seat_of[a]
         out = [a]
-        for k in range(1, 4):
-            p = self.player_at[(self.seat_of[a] + k) % 4]
-            if p < 0 or not self.in_play(p):
+        for k in (1, 2, 3):
+            p = player_at[(seat + k) % 4]
+            if p < 0:
                 continue
-            u = self.heroes[p]["tile"]
-            near = u == t or ((aldric_a or self.power_usable(p, C.ALDRIC)) and C.adjacent(u, t))
-            if near:
+            h = heroes[p]
+            if h["status"] != IN:  # in_play(p), inlined (and power_usable(p, ALDRIC) below)
+                continue
+            u = h["tile"]
+            aldric = aldric_a or (h["hero"] == C.ALDRIC and not h["wounded"] and not h["board_grasped"])
+            if u == t or (aldric and C.adjacent(u, t)):
                 out.append(p)
         return out
 
     def pool(self) -> list[int]:
         """Equipment available to the active hero's combat, per colour."""
         equips = [self.heroes[p]["equip"] for p in self.pool_heroes()]  # the heroes once, not per colour
-        return [sum(e[c] for e in equips) for c in range(5)]
+        return list(map(sum, zip(*equips)))  # per colour
 
     # == the State API ============================================================================
     def is_terminal(self) -> bool:
@@ -370,11 +392,9 @@ class LastBastionState(State):
 
     def legal_mask(self) -> np.ndarray:
         legal = self.decision["legal"] if self.decision is not None else []
-        cached = self._mask_cache  # (legal ids, mask): the driver asks twice per decision
+        cached = self._mask_cache  # (legal ids, mask), set when a decision opens (a hand edit: rebuilt)
         if cached is None or cached[0] != legal:
-            mask = np.zeros(LAYOUT.num_actions, np.int8)
-            mask.put(legal, 1)  # put: cheaper than fancy-index assignment from a list
-            cached = self._mask_cache = (list(legal), mask)
+            cached = self._mask_cache = offer(legal)
         return cached[1].copy()
 
     def legal_actions(self) -> list[int]:
@@ -388,13 +408,16 @@ class LastBastionState(State):
 
     def apply_legal(self, action: int) -> None:
         # the counters before the step: only the shaped reward reads them
-        before = dict(self.counters) if self.game.options["reward_scheme"] == "shaped" else None
+        before = dict(self.counters) if self._shaped else None
         d = self.decision
         self.decision = None
-        name, args = LAYOUT.decode(action)
+        name, args = _DECODED[action]
         DECISIONS[d["kind"]].answer(self, d, name, args)
         self.run()
-        self._set_rewards(before)
+        if self.result is None and before is None:
+            self.last_rewards = [0.0] * self.n  # no reward before the end but the shaped scheme's
+        else:
+            self._set_rewards(before)
 
     def illegal_why(self) -> str:
         if self.decision is None:
@@ -403,7 +426,13 @@ class LastBastionState(State):
 
     def run(self) -> None:
         """Run the task stack until a decision is open or the game is over."""
-        TASKS.run(self, self.stack, lambda: self.result is not None or self.decision is not None)
+        # TaskTable.run(self, self.stack, done), its loop written out (see decisions.Tasks)
+        stack = self.stack
+        while self.result is None and self.decision is None:
+            if not stack:
+                raise RuntimeError("last_bastion_v0: the task stack ran empty before a decision or the end")
+            task = stack.pop()
+            _TASK_FUNCTIONS[task[0]](self, *task[1:])
         if self.result is not None:
             self.decision = None
             self.stack = []

@@ -8,9 +8,17 @@ from __future__ import annotations
 
 from envs.core.tasks import push
 from envs.last_bastion import content as C
-from envs.last_bastion.actions import COLOR_ID
+from envs.last_bastion.actions import COLOR_ID, SPACE_ID
 from envs.last_bastion.content import DEPLOYED, IN, OUT
-from envs.last_bastion.decisions import TASKS, abs_player, abs_space, abs_tile, decide, player_id, space_id
+from envs.last_bastion.decisions import (
+    TASKS,
+    abs_player,
+    abs_space,
+    abs_tile,
+    decide,
+    open_decision,
+    player_id,
+)
 from envs.last_bastion.effects import purify_target_legal
 from envs.last_bastion.tokens import (
     gain_cta,
@@ -31,8 +39,8 @@ def tile(state, tile_type: int, via_cta: bool) -> None:
         return
     if tile_type in _TARGET_DECISION:  # a tile whose action has a target: the controller chooses it
         kind = _TARGET_DECISION[tile_type]
-        state.current_player = state.controller()
-        decide(state, kind, TARGETS[kind](state, None))
+        state.current_player = state.controller()  # the targets' ids are in its frame
+        open_decision(state, kind, TARGETS[kind](state, None), {})
     elif tile_type == C.MARKET:
         faces = [state.chance.roll(6), state.chance.roll(6)]
         whites = sum(1 for f in faces if f == C.WHITE)
@@ -44,19 +52,21 @@ def tile(state, tile_type: int, via_cta: bool) -> None:
         gain_life(state, state.active, 1)
         if not via_cta:
             gain_cta(state, state.active, 1)
-        push(state.stack, ["draw", 1])
+        state.stack.append(["draw", 1])
 
 
 @TASKS.task
 def kaela(state, tile_type: int) -> None:
     """Kaela's Devotion: the tile she activated resolves a second time."""
     if state.power_usable(state.active, C.KAELA) and not state.neutral:
-        push(state.stack, ["tile", tile_type, False])
+        state.stack.append(["tile", tile_type, False])
 
 
 # == the tiles' target decisions: their legal ids, and their answers ===============================
 def _spaces(state, spaces) -> list[int]:
-    return [space_id(state, s) for s in spaces]
+    """``space_id`` of each of ``spaces``."""
+    seat3 = 3 * state.seat_of[state.current_player]
+    return [SPACE_ID + (s - seat3) % 12 for s in spaces]
 
 
 def quarry_space_legal(state, d: dict | None) -> list[int]:
