@@ -255,10 +255,11 @@ NOT_ACTING = len(PHASES)
 
 
 def _own_key(s, seat: int):
+    """The observer's own blocks' keys, one call: part 0 the phase, 1 the turn, 2 the current board."""
     d = s.decision
     acting = d is not None and s.current_player == seat
-    kind = d["kind"] if acting else None
-    return kind, s.neutral, s.active == seat, s.acted, s.moved, s.power_used, s.board_turns, s.board
+    turn = acting, s.neutral, s.active == seat, s.acted, s.moved, s.power_used, s.board_turns
+    return d["kind"] if acting else None, turn, s.board
 
 
 def _phase(s, seat: int, out: np.ndarray) -> None:
@@ -763,11 +764,12 @@ _DECISION = ("decision", "current_player")
 _OWN_READS = _DECISION + ("neutral", "active", "acted", "moved", "power_used", "board_turns", "board")
 _BOARD = ("spaces", "sanct", "elements", "grasped", "_board_ver")
 _HEROES = ("heroes", "_heroes_ver", "_places_ver")
-#: block name -> (encoder, reads, key: a part of _shared_key, or the observer's own key function)
+#: block name -> (encoder, reads, key: a part of _shared_key, or the observer's own key function,
+#: with the part of it as (function, part))
 _BLOCKS = {
-    "phase": (_phase, _DECISION, _own_key),
-    "turn": (_turn, _OWN_READS, _own_key),
-    "current_board": (_current_board, ("board",), _own_key),
+    "phase": (_phase, _DECISION, (_own_key, 0)),
+    "turn": (_turn, _OWN_READS, (_own_key, 1)),
+    "current_board": (_current_board, ("board",), (_own_key, 2)),
     "pending_card": (_pending_card, ("decision", "spaces"), 0),
     "pending_effect": (_pending_effect, ("decision",), _rare_key),
     "combat": (_combat, ("decision", "active") + _HEROES, _rare_key),
@@ -788,12 +790,20 @@ _BLOCKS = {
 CONSTANTS = ("game", "n", "W", "seat_of", "player_at", "layout")
 
 
+#: the blocks whose encoder writes every float (packed bytes or a whole-table take): not zeroed first
+_DENSE = frozenset(("turn", "global", "tiles", "spaces", "heroes", "boards"))
+
+
 def _block(name: str, shape, doc: str) -> Block:
     encode, reads, part = _BLOCKS[name]
+    dense = name in _DENSE
     if callable(part):
-        return Block(name, shape, doc, encode, reads, key=part)
+        return Block(name, shape, doc, encode, reads, key=part, dense=dense)
+    if isinstance(part, tuple):
+        key, part = part
+        return Block(name, shape, doc, encode, reads, key=key, key_part=part, dense=dense)
     frame = _frame(name) if name in FRAMES else None
-    return Block(name, shape, doc, encode, reads, shared=True, key=_shared_key, frame=frame, key_part=part)
+    return Block(name, shape, doc, encode, reads, True, _shared_key, frame, part, dense)
 
 
 #: what the hints' analysis reads (analysis.py: public fields and queries)
