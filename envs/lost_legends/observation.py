@@ -27,7 +27,6 @@ functions of the content tables, so an entry is never stale.
 from __future__ import annotations
 
 import struct
-from itertools import repeat
 
 import numpy as np
 
@@ -161,6 +160,8 @@ for _c in range(NUM_CARDS):
     for _exhausted in (0, 1):
         _SLOT_TABLE[_c + NUM_CARDS * _exhausted, [0, 2 + _CE[_c][0], 2 + _CE[_c][1]]] = 1.0
         _SLOT_TABLE[_c + NUM_CARDS * _exhausted, 1] = _exhausted
+#: a seat's equipment band per (slots, exhausted): its 12 SLOTs (cleared if it ever grows large)
+_EQUIPMENT_ROWS: dict[tuple, np.ndarray] = {}
 #: V1's row per card id: present + CE
 _HAND_TABLE = np.zeros((NUM_CARDS, 1 + CE_SIZE), np.float32)
 for _c in range(NUM_CARDS):
@@ -322,10 +323,28 @@ def _status_keys(s) -> list[tuple]:
 
 
 def _board_keys(s) -> list[tuple]:
-    """Per seat: the board's numbers, skills, trophies, tokens, slots and exhausted cards, and the
-    challenge holders."""
-    return list(
-        zip(
+    """Per seat: the board's numbers, skills, tokens, slots, exhausted cards, the challenge holders
+    and the trophies, in one flat tuple (cheaper to build and compare than nested ones; only the
+    trophies, last, vary in length, so equal tuples mean equal fields)."""
+    challenge = tuple(s.challenge)
+    return [
+        (
+            hero,
+            gold,
+            life,
+            mana,
+            life_base,
+            mana_base,
+            xp,
+            legend,
+            *levels,
+            *tokens,
+            *slots,
+            *exhausted,
+            challenge,
+            *trophies,
+        )
+        for hero, gold, life, mana, life_base, mana_base, xp, legend, levels, tokens, slots, exhausted, trophies in zip(
             s.heroes,
             s.gold,
             s.life,
@@ -334,14 +353,13 @@ def _board_keys(s) -> list[tuple]:
             s.mana_base,
             s.xp,
             s.legend,
-            map(tuple, s.levels),
-            map(tuple, s.tokens),
-            map(tuple, s.trophies),
-            map(tuple, s.slots),
-            map(tuple, s.exhausted),
-            repeat(tuple(s.challenge)),
+            s.levels,
+            s.tokens,
+            s.slots,
+            s.exhausted,
+            s.trophies,
         )
-    )
+    ]
 
 
 def _flags(s, i: int, out: np.ndarray) -> None:
@@ -431,8 +449,15 @@ def _monster(s, i: int, out: np.ndarray) -> None:
 
 
 def _equipment(s, i: int, out: np.ndarray) -> None:
-    keys = [c + NUM_CARDS * x if c != NO else -1 for c, x in zip(s.slots[i], s.exhausted[i])]
-    _SLOT_TABLE.take(keys, 0, out.reshape(NUM_SLOTS, SLOT_SIZE), "wrap")  # -1: the last row, zeros
+    # the band is rewritten whenever the seat's board key changes, mostly with the same equipment
+    key = (*s.slots[i], *s.exhausted[i])
+    row = _EQUIPMENT_ROWS.get(key)
+    if row is None:
+        if len(_EQUIPMENT_ROWS) > 100_000:
+            _EQUIPMENT_ROWS.clear()
+        keys = [c + NUM_CARDS * x if c != NO else -1 for c, x in zip(s.slots[i], s.exhausted[i])]
+        row = _EQUIPMENT_ROWS[key] = _SLOT_TABLE.take(keys, 0, mode="wrap").reshape(-1)  # -1: the last row, zeros
+    out[:] = row
 
 
 def _picked(s, i: int, out: np.ndarray) -> None:
@@ -456,8 +481,11 @@ def _hand(s, seat: int, out: np.ndarray) -> None:
         _HAND_TABLE.take(hand, 0, out[: len(hand)], "clip")
 
 
-def _hand_costs_key(s, seat: int) -> tuple:
-    return (s.gold[seat], *s.levels[seat], *s.slots[seat], *s.hands[seat])
+def _hand_key(s, seat: int) -> tuple | None:  # V1, V2, V3: they change together (a pick leaves the hand)
+    hand, pick = s.hands[seat], s.picks[seat]
+    if not hand and pick == NO:
+        return None  # all three empty (combat)
+    return (pick, s.gold[seat], *s.levels[seat], *s.slots[seat], *hand)
 
 
 def _hand_costs(s, seat: int, out: np.ndarray) -> None:
@@ -472,28 +500,17 @@ def _hand_costs(s, seat: int, out: np.ndarray) -> None:
     after = tuple(after)
     gold = s.gold[seat]
     costs = COST_MEMO.get  # cost_of's memo, read inline: the same numbers without two calls per card
-    idx: list[int] = []
-    val: list[float] = []
-    ones: list[int] = []
-    for k, c in enumerate(hand):
-        a = 3 * k
+    for k, c in enumerate(hand):  # a float at a time: cheaper than numpy's put of lists this short
         cost = costs((c, levels))
         if cost is None:
             cost = cost_of(c, levels)
-        idx.append(a)
-        val.append(_clip(cost / 12))
+        x = cost / 12  # costs are never negative
+        out[k, 0] = x if x <= 1.0 else 1.0
         if gold >= cost and draft.target_slot(s, seat, c) != NO:  # = buy_legal_now
-            ones.append(a + 1)
+            out[k, 1] = 1.0
         cost = costs((c, after))
         if gold >= (cost_of(c, after) if cost is None else cost):  # = buy_legal_after_conversions
-            ones.append(a + 2)
-    out.put(idx, val)
-    if ones:
-        out.put(ones, 1.0)
-
-
-def _pick_key(s, seat: int) -> tuple:
-    return (s.picks[seat], *s.levels[seat])
+            out[k, 2] = 1.0
 
 
 def _pick(s, seat: int, out: np.ndarray) -> None:
@@ -517,9 +534,10 @@ def _memory_key(s, seat: int) -> tuple:
 
 def _draft_memory(s, seat: int, out: np.ndarray) -> None:
     memory_at = _MEMORY_AT[s.level if s.level < 2 else 2]
-    ones = [at for at in (memory_at[c] for c in s.seen[seat]) if at >= 0]
-    if ones:
-        out.put(ones, 1.0)
+    for c in s.seen[seat]:  # a float at a time: cheaper than numpy's put of a list this short
+        at = memory_at[c]
+        if at >= 0:
+            out[at] = 1.0
 
 
 def _attack_key(s, seat: int) -> tuple | None:
@@ -612,12 +630,8 @@ def _exhaust_kinds(s, seat: int, out: np.ndarray) -> None:
 # -- keys -------------------------------------------------------------------------------------------
 # Small blocks that change together share one key function: the memo checks it with one call and
 # rewrites the blocks of a key together (a key check costs about as much as writing a few floats).
-def _level_key(s, seat: int) -> int:  # G1, G2 (the player count is fixed for a state)
-    return s.level
-
-
-def _round_key(s, seat: int) -> tuple:  # G3, G5
-    return (s.phase, s.draft_round)
+def _level_key(s, seat: int) -> tuple:  # G1, G2, G3, G5 (the player count is fixed for a state)
+    return (s.level, s.phase, s.draft_round)
 
 
 def _combat_table_key(s, seat: int) -> tuple:  # G6, G7, G8
@@ -653,7 +667,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "G3: phase one-hot (gear-up, combat, final round)",
             _phase,
             ("phase",),
-            key=_round_key,
+            key=_level_key,
         ),
         Block(
             "decision",
@@ -669,7 +683,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "G5: draft round one-hot",
             _draft_round,
             ("phase", "draft_round"),
-            key=_round_key,
+            key=_level_key,
         ),
         Block(
             "turns",
@@ -714,7 +728,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V1: own hand, per position: present + CE",
             _hand,
             ("hands",),
-            key=_hand_costs_key,
+            key=_hand_key,
         ),
         Block(
             "hand_costs",
@@ -722,7 +736,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V2: per hand position: my cost / 12, BUY legal now, BUY legal after conversions",
             _hand_costs,
             ("hands", "levels", "slots", "gold"),
-            key=_hand_costs_key,
+            key=_hand_key,
         ),
         Block(
             "pick",
@@ -730,7 +744,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V3: own current pick: present + CE + my cost / 12",
             _pick,
             ("picks", "levels"),
-            key=_pick_key,
+            key=_hand_key,
         ),
         Block(
             "conversions",
