@@ -317,6 +317,7 @@ def accept_damage(s) -> None:
     loss = sum(remaining_damage(s, q, s.ev["inc"], s.ev["used"]))
     s.ev = None
     s.life[q] = max(0, s.life[q] - loss)
+    s.board_edits[q] += 1
     if s.life[q] == 0:
         if heal_options(s, q):
             s.open_decision(HEAL, q)
@@ -368,6 +369,7 @@ def lose_skill(s, skill: int) -> None:
             s.box.append(cards.pop(k))
             break
     s.levels[q][skill] -= 1
+    s.board_edits[q] += 1
 
 
 # -- charges (2.7.3) ----------------------------------------------------------------------------
@@ -389,10 +391,12 @@ def charge(s, q: int, m: int) -> None:
         push(s.tasks, ["event", q, *inc, SRC_CHARGE])
     elif line.op == "C-DRAIN":
         s.mana[q] = max(0, s.mana[q] - line.n)
+        s.board_edits[q] += 1
     elif line.op == "C-GOLD":
         paid = min(line.n, s.gold[q])
         s.gold[q] -= paid
         s.gold_in += paid
+        s.board_edits[q] += 1
     elif line.op == "C-EXH":
         s.exh_kinds = list(line.kinds)
         if exhaust_options(s, q):
@@ -411,6 +415,7 @@ def exhaust_options(s, q: int) -> list[int]:
 
 def exhaust_card(s, slot: int) -> None:
     s.exhausted[s.current_player][slot] = True
+    s.board_edits[s.current_player] += 1
     s.exh_kinds = []
 
 
@@ -419,6 +424,7 @@ def use_card(s, slot: int) -> None:
     q = s.current_player
     card = CARDS[s.slots[q][slot]]
     decision = s.answering
+    s.board_edits[q] += 1  # exhausted or refreshed, and maybe mana or life
     if s.exhausted[q][slot]:  # pay REFRESH
         s.mana[q] -= card.total("REFRESH")
         s.exhausted[q][slot] = False
@@ -441,6 +447,7 @@ def pay_mana(s, slot: int) -> None:
     p = s.current_player
     line = for_line(s, p, slot)
     s.mana[p] -= line.cost
+    s.board_edits[p] += 1
     s.atk["fors"][slot] += 1
     s.open_decision(ATTACK_BUILD, p)
 
@@ -465,6 +472,7 @@ def _kill(s, p: int) -> None:
     s.trophies[p].append(m)  # only its type counts; challenge and tokens are checked below
     before = s.xp[p]
     s.xp[p] += monster.xp
+    s.board_edits[p] += 1
     ups = sum(before < t <= s.xp[p] for t in XP_THRESHOLDS)
     push(s.tasks, *[["level_reward", p] for _ in range(ups)], ["kill_rest", p, m])
     s.pending_rewards = ups
@@ -488,6 +496,7 @@ def reward_life(s) -> None:
     p = s.current_player
     s.life_base[p] += 1
     s.life[p] = min(s.max_life(p), s.life[p] + 1)
+    s.board_edits[p] += 1
     _reward_done(s)
 
 
@@ -495,6 +504,7 @@ def reward_mana(s) -> None:
     p = s.current_player
     s.mana_base[p] += 1
     s.mana[p] = min(s.max_mana(p), s.mana[p] + 1)
+    s.board_edits[p] += 1
     _reward_done(s)
 
 
@@ -513,6 +523,8 @@ def kill_rest(s, p: int, m: int) -> None:
     if holder == NO or (holder != p and counts[t] >= s.trophy_counts(holder)[t]):
         s.challenge[t] = p
         s.legend[p] += 1
+        if holder != NO:
+            s.board_edits[holder] += 1  # its row shows the trophy held
     # Trophy tokens: the top token of every qualifying stack not yet held.
     for k, (_, condition, mtype, values) in enumerate(TROPHY_STACKS):
         if s.tokens[p][k] or s.stack_taken[k] >= len(values):
@@ -526,6 +538,7 @@ def kill_rest(s, p: int, m: int) -> None:
         if ok:
             s.tokens[p][k] = values[s.stack_taken[k]]
             s.stack_taken[k] += 1
+    s.board_edits[p] += 1  # gold (pay_out's), challenge, legend, tokens
 
 
 def _restore_useful(s, q: int) -> bool:

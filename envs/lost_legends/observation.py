@@ -11,7 +11,8 @@ Every block is a :class:`~envs.core.observation.Block` with the function that wr
 fields it reads and a cheap ``key`` (the few small values it is made of; small blocks that change
 together share one key function), and the seat rows P are :class:`~envs.core.observation.Rows` in
 five bands (flags, the rest of the head, the monster in front, the equipment, has_picked) under two
-keys, the seat's status and its board: each absolute seat's band is written once under its key and
+keys, the seat's status and its board (the count of edits the rules make to it,
+``State.board_edits``): each absolute seat's band is written once under its key and
 every observer gathers the rows in its own order, so the acting seat moving rewrites two seats'
 flags, not their rows. ``State.observe`` is the core memo (``OBSERVATION_LAYOUT.encode``),
 ``OBSERVATION_LAYOUT.encode_plain`` the same functions with the memo off. What only the observer
@@ -322,44 +323,10 @@ def _status_keys(s) -> list[tuple]:
     )
 
 
-def _board_keys(s) -> list[tuple]:
-    """Per seat: the board's numbers, skills, tokens, slots, exhausted cards, the challenge holders
-    and the trophies, in one flat tuple (cheaper to build and compare than nested ones; only the
-    trophies, last, vary in length, so equal tuples mean equal fields)."""
-    challenge = tuple(s.challenge)
-    return [
-        (
-            hero,
-            gold,
-            life,
-            mana,
-            life_base,
-            mana_base,
-            xp,
-            legend,
-            *levels,
-            *tokens,
-            *slots,
-            *exhausted,
-            challenge,
-            *trophies,
-        )
-        for hero, gold, life, mana, life_base, mana_base, xp, legend, levels, tokens, slots, exhausted, trophies in zip(
-            s.heroes,
-            s.gold,
-            s.life,
-            s.mana,
-            s.life_base,
-            s.mana_base,
-            s.xp,
-            s.legend,
-            s.levels,
-            s.tokens,
-            s.slots,
-            s.exhausted,
-            s.trophies,
-        )
-    ]
+def _board_keys(s) -> list[int]:
+    """Per seat: its board's edit count, which the rules bump whenever a field the head or the
+    equipment shows changes (building keys from those fields cost more than the rows they key)."""
+    return s.board_edits.copy()
 
 
 def _flags(s, i: int, out: np.ndarray) -> None:
