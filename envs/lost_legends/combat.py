@@ -98,7 +98,10 @@ def select_drawn(s, p: int) -> None:
 
 
 def can_pass(s, p: int) -> bool:
-    return any(not s.defeated[j] and s.front[j] == NO for j in range(s.n) if j != p)
+    for j in range(s.n):  # a plain loop: any() over a generator costs several times more
+        if j != p and not s.defeated[j] and s.front[j] == NO:
+            return True
+    return False
 
 
 def pass_target(s, p: int) -> int:
@@ -217,7 +220,7 @@ def attack_damage(s, p: int, atk: dict[str, Any] | None = None) -> list[int]:
     sources += atk["used"]
     for slot in sources:
         for line in CARDS[s.slots[p][slot]].lines:
-            if not cond_met(line.cond, lv):
+            if line.cond and not cond_met(line.cond, lv):
                 continue
             if line.op == "DMG":
                 d[line.t] += line.n
@@ -280,24 +283,30 @@ def strike(s) -> None:
 def remaining_damage(s, q: int, inc: list[int], used: list[int]) -> list[int]:
     """Incoming damage after the passive armor and the cards used in this event (2.7.2 step 3)."""
     lv = s.levels[q]
+    slots = s.slots[q]
     d = list(inc)
     any_block = 0
-    sources = [slot for slot in PASSIVE_SLOTS if s.slots[q][slot] != NO] + list(used)
-    for slot in sources:
-        for line in CARDS[s.slots[q][slot]].lines:
-            if not cond_met(line.cond, lv):
-                continue
-            if line.op == "BLOCK":
-                if line.t == ANY:
-                    any_block += line.n
-                else:
-                    d[line.t] = max(0, d[line.t] - line.n)
-            elif line.op == "BLOCKALL":
-                d[line.t] = 0
-    for t in ABSORB_ORDER:
-        take = min(any_block, d[t])
-        d[t] -= take
-        any_block -= take
+    lines = []  # the passive armor's and the used cards' lines
+    for slot in PASSIVE_SLOTS:
+        if slots[slot] != NO:
+            lines += CARDS[slots[slot]].lines
+    for slot in used:
+        lines += CARDS[slots[slot]].lines
+    for line in lines:
+        if line.cond and not cond_met(line.cond, lv):
+            continue
+        if line.op == "BLOCK":
+            if line.t == ANY:
+                any_block += line.n
+            else:
+                d[line.t] = max(0, d[line.t] - line.n)
+        elif line.op == "BLOCKALL":
+            d[line.t] = 0
+    if any_block:  # (damage is never negative: nothing to absorb without "any" blocks)
+        for t in ABSORB_ORDER:
+            take = min(any_block, d[t])
+            d[t] -= take
+            any_block -= take
     return d
 
 
@@ -548,8 +557,7 @@ def _restore_useful(s, q: int) -> bool:
 def attack_mask(s, p: int, mask: np.ndarray) -> None:
     atk = s.atk
     lv = s.levels[p]
-    for slot in range(NUM_SLOTS):
-        c = s.slots[p][slot]
+    for slot, c in enumerate(s.slots[p]):
         if c == NO:
             continue
         card = CARDS[c]
@@ -576,8 +584,7 @@ def defend_mask(s, q: int, mask: np.ndarray) -> None:
     ev = s.ev
     useless_hidden = s.game.options["mask_useless_actions"]
     now = sum(remaining_damage(s, q, ev["inc"], ev["used"])) if useless_hidden else 0
-    for slot in range(NUM_SLOTS):
-        c = s.slots[q][slot]
+    for slot, c in enumerate(s.slots[q]):
         if c == NO:
             continue
         card = CARDS[c]

@@ -260,8 +260,8 @@ class LostLegendsState(State):
             if draft.buy_legal_now(self, q, card):
                 mask[A.BUY] = 1
             if draft.buy_legal_after_conversions(self, q, card):
-                for s in range(NUM_SLOTS):
-                    if self.slots[q][s] != NO:
+                for s, c in enumerate(self.slots[q]):
+                    if c != NO:
                         mask[A.CONVERT + s] = 1
         elif d in (SELECT_OWN, SELECT_DRAWN):
             mask[A.ATTACK] = 1
