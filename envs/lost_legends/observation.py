@@ -356,6 +356,8 @@ _G, _T, _X, _L, _SK, _AD, _TR, _TK, _CH = (
 
 #: k / 8 clipped to 1, for skill levels, added skill cards and trophy counts (never more than the cards)
 _EIGHTHS = tuple(min(k / 8, 1.0) for k in range(NUM_CARDS + 8))
+#: a track value (0..TRACK_MAX) / 10, clipped to 1
+_TENTHS = tuple(min(k / 10, 1.0) for k in range(TRACK_MAX + 1))
 #: the cards whose equipment raises maximum life or mana
 _BONUS_CARDS = frozenset(c for c in range(NUM_CARDS) if LIFE_BONUS[c] or MANA_BONUS[c])
 
@@ -363,7 +365,8 @@ _BONUS_CARDS = frozenset(c for c in range(NUM_CARDS) if LIFE_BONUS[c] or MANA_BO
 def _head(s, i: int, out: np.ndarray) -> None:
     """hero ... challenge, assembled as a list of floats and copied once as float32 bytes (numpy
     converts a list element by element at several times the cost); values clipped to [0, 1] inline
-    (skills, added skills and trophies through _EIGHTHS: counts of cards, never negative)."""
+    (tracks through _TENTHS; skills, added skills and trophies through _EIGHTHS: counts of cards,
+    never negative)."""
     hero, xp, tokens, slots = s.heroes[i], s.xp[i], s.tokens[i], s.slots[i]
     h = [0.0] * _HEAD
     h[hero] = h[_LEVEL_AT[xp if xp < _XP_TOP else _XP_TOP]] = 1.0
@@ -373,20 +376,17 @@ def _head(s, i: int, out: np.ndarray) -> None:
             if c != NO:
                 life_bonus += _LIFE_BONUS[c]
                 mana_bonus += _MANA_BONUS[c]
-    x = s.gold[i] / 30
-    h[_G] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = s.life[i] / 10
-    h[_T] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = min(TRACK_MAX, s.life_base[i] + life_bonus) / 10
-    h[_T + 1] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = s.mana[i] / 10
-    h[_T + 2] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = min(TRACK_MAX, s.mana_base[i] + mana_bonus) / 10
-    h[_T + 3] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = xp / 40
-    h[_X] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = s.legend[i] / 40
-    h[_L] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    # gold, experience and legend markers are never negative, the tracks run 0..TRACK_MAX
+    x = s.gold[i]
+    h[_G] = x / 30 if x < 30 else 1.0
+    tenths = _TENTHS
+    h[_T] = tenths[s.life[i]]
+    h[_T + 1] = tenths[min(TRACK_MAX, s.life_base[i] + life_bonus)]
+    h[_T + 2] = tenths[s.mana[i]]
+    h[_T + 3] = tenths[min(TRACK_MAX, s.mana_base[i] + mana_bonus)]
+    h[_X] = xp / 40 if xp < 40 else 1.0
+    x = s.legend[i]
+    h[_L] = x / 40 if x < 40 else 1.0
     l0, l1, l2, l3 = s.levels[i]
     i0, i1, i2, i3 = _INITIAL[hero]
     t = [0, 0, 0, 0]
@@ -411,8 +411,10 @@ def _head(s, i: int, out: np.ndarray) -> None:
 
 
 def _monster(s, i: int, out: np.ndarray) -> None:
-    if s.front[i] != NO:
-        out[:] = _monster_row(s.front[i], s.markers[i])
+    front = s.front[i]
+    if front != NO:  # the table read inline: this band is rewritten whenever the seat's status moves
+        row = _MONSTER_ROWS.get((front, s.markers[i]))
+        out[:] = row if row is not None else _monster_row(front, s.markers[i])
 
 
 def _equipment(s, i: int, out: np.ndarray) -> None:
