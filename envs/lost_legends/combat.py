@@ -98,7 +98,10 @@ def select_drawn(s, p: int) -> None:
 
 
 def can_pass(s, p: int) -> bool:
-    return any(not s.defeated[j] and s.front[j] == NO for j in range(s.n) if j != p)
+    for j in range(s.n):  # a plain loop: any() over a generator costs several times more
+        if j != p and not s.defeated[j] and s.front[j] == NO:
+            return True
+    return False
 
 
 def pass_target(s, p: int) -> int:
@@ -217,7 +220,7 @@ def attack_damage(s, p: int, atk: dict[str, Any] | None = None) -> list[int]:
     sources += atk["used"]
     for slot in sources:
         for line in CARDS[s.slots[p][slot]].lines:
-            if not cond_met(line.cond, lv):
+            if line.cond and not cond_met(line.cond, lv):
                 continue
             if line.op == "DMG":
                 d[line.t] += line.n
@@ -280,24 +283,30 @@ def strike(s) -> None:
 def remaining_damage(s, q: int, inc: list[int], used: list[int]) -> list[int]:
     """Incoming damage after the passive armor and the cards used in this event (2.7.2 step 3)."""
     lv = s.levels[q]
+    slots = s.slots[q]
     d = list(inc)
     any_block = 0
-    sources = [slot for slot in PASSIVE_SLOTS if s.slots[q][slot] != NO] + list(used)
-    for slot in sources:
-        for line in CARDS[s.slots[q][slot]].lines:
-            if not cond_met(line.cond, lv):
-                continue
-            if line.op == "BLOCK":
-                if line.t == ANY:
-                    any_block += line.n
-                else:
-                    d[line.t] = max(0, d[line.t] - line.n)
-            elif line.op == "BLOCKALL":
-                d[line.t] = 0
-    for t in ABSORB_ORDER:
-        take = min(any_block, d[t])
-        d[t] -= take
-        any_block -= take
+    lines = []  # the passive armor's and the used cards' lines
+    for slot in PASSIVE_SLOTS:
+        if slots[slot] != NO:
+            lines += CARDS[slots[slot]].lines
+    for slot in used:
+        lines += CARDS[slots[slot]].lines
+    for line in lines:
+        if line.cond and not cond_met(line.cond, lv):
+            continue
+        if line.op == "BLOCK":
+            if line.t == ANY:
+                any_block += line.n
+            else:
+                d[line.t] = max(0, d[line.t] - line.n)
+        elif line.op == "BLOCKALL":
+            d[line.t] = 0
+    if any_block:  # (damage is never negative: nothing to absorb without "any" blocks)
+        for t in ABSORB_ORDER:
+            take = min(any_block, d[t])
+            d[t] -= take
+            any_block -= take
     return d
 
 
@@ -317,6 +326,7 @@ def accept_damage(s) -> None:
     loss = sum(remaining_damage(s, q, s.ev["inc"], s.ev["used"]))
     s.ev = None
     s.life[q] = max(0, s.life[q] - loss)
+    s.board_edits[q] += 1
     if s.life[q] == 0:
         if heal_options(s, q):
             s.open_decision(HEAL, q)
@@ -368,6 +378,7 @@ def lose_skill(s, skill: int) -> None:
             s.box.append(cards.pop(k))
             break
     s.levels[q][skill] -= 1
+    s.board_edits[q] += 1
 
 
 # -- charges (2.7.3) ----------------------------------------------------------------------------
@@ -389,10 +400,12 @@ def charge(s, q: int, m: int) -> None:
         push(s.tasks, ["event", q, *inc, SRC_CHARGE])
     elif line.op == "C-DRAIN":
         s.mana[q] = max(0, s.mana[q] - line.n)
+        s.board_edits[q] += 1
     elif line.op == "C-GOLD":
         paid = min(line.n, s.gold[q])
         s.gold[q] -= paid
         s.gold_in += paid
+        s.board_edits[q] += 1
     elif line.op == "C-EXH":
         s.exh_kinds = list(line.kinds)
         if exhaust_options(s, q):
@@ -411,6 +424,7 @@ def exhaust_options(s, q: int) -> list[int]:
 
 def exhaust_card(s, slot: int) -> None:
     s.exhausted[s.current_player][slot] = True
+    s.board_edits[s.current_player] += 1
     s.exh_kinds = []
 
 
@@ -419,6 +433,7 @@ def use_card(s, slot: int) -> None:
     q = s.current_player
     card = CARDS[s.slots[q][slot]]
     decision = s.answering
+    s.board_edits[q] += 1  # exhausted or refreshed, and maybe mana or life
     if s.exhausted[q][slot]:  # pay REFRESH
         s.mana[q] -= card.total("REFRESH")
         s.exhausted[q][slot] = False
@@ -441,6 +456,7 @@ def pay_mana(s, slot: int) -> None:
     p = s.current_player
     line = for_line(s, p, slot)
     s.mana[p] -= line.cost
+    s.board_edits[p] += 1
     s.atk["fors"][slot] += 1
     s.open_decision(ATTACK_BUILD, p)
 
@@ -465,6 +481,7 @@ def _kill(s, p: int) -> None:
     s.trophies[p].append(m)  # only its type counts; challenge and tokens are checked below
     before = s.xp[p]
     s.xp[p] += monster.xp
+    s.board_edits[p] += 1
     ups = sum(before < t <= s.xp[p] for t in XP_THRESHOLDS)
     push(s.tasks, *[["level_reward", p] for _ in range(ups)], ["kill_rest", p, m])
     s.pending_rewards = ups
@@ -488,6 +505,7 @@ def reward_life(s) -> None:
     p = s.current_player
     s.life_base[p] += 1
     s.life[p] = min(s.max_life(p), s.life[p] + 1)
+    s.board_edits[p] += 1
     _reward_done(s)
 
 
@@ -495,6 +513,7 @@ def reward_mana(s) -> None:
     p = s.current_player
     s.mana_base[p] += 1
     s.mana[p] = min(s.max_mana(p), s.mana[p] + 1)
+    s.board_edits[p] += 1
     _reward_done(s)
 
 
@@ -513,6 +532,8 @@ def kill_rest(s, p: int, m: int) -> None:
     if holder == NO or (holder != p and counts[t] >= s.trophy_counts(holder)[t]):
         s.challenge[t] = p
         s.legend[p] += 1
+        if holder != NO:
+            s.board_edits[holder] += 1  # its row shows the trophy held
     # Trophy tokens: the top token of every qualifying stack not yet held.
     for k, (_, condition, mtype, values) in enumerate(TROPHY_STACKS):
         if s.tokens[p][k] or s.stack_taken[k] >= len(values):
@@ -526,6 +547,7 @@ def kill_rest(s, p: int, m: int) -> None:
         if ok:
             s.tokens[p][k] = values[s.stack_taken[k]]
             s.stack_taken[k] += 1
+    s.board_edits[p] += 1  # gold (pay_out's), challenge, legend, tokens
 
 
 def _restore_useful(s, q: int) -> bool:
@@ -535,8 +557,7 @@ def _restore_useful(s, q: int) -> bool:
 def attack_mask(s, p: int, mask: np.ndarray) -> None:
     atk = s.atk
     lv = s.levels[p]
-    for slot in range(NUM_SLOTS):
-        c = s.slots[p][slot]
+    for slot, c in enumerate(s.slots[p]):
         if c == NO:
             continue
         card = CARDS[c]
@@ -563,8 +584,7 @@ def defend_mask(s, q: int, mask: np.ndarray) -> None:
     ev = s.ev
     useless_hidden = s.game.options["mask_useless_actions"]
     now = sum(remaining_damage(s, q, ev["inc"], ev["used"])) if useless_hidden else 0
-    for slot in range(NUM_SLOTS):
-        c = s.slots[q][slot]
+    for slot, c in enumerate(s.slots[q]):
         if c == NO:
             continue
         card = CARDS[c]

@@ -92,6 +92,7 @@ def level_start(s) -> None:
         s.seen[seat] = list(s.hands[seat])
     for i in range(n):
         s.life[i], s.mana[i] = s.max_life(i), s.max_mana(i)
+        s.board_edits[i] += 1
     s.draft_round = 1
     push(s.tasks, ["draft_pick", 0])
 
@@ -156,11 +157,13 @@ def pick(s, k: int) -> None:
 
 def _gear_refill(s, i: int) -> None:
     s.life[i], s.mana[i] = s.max_life(i), s.max_mana(i)
+    s.board_edits[i] += 1
 
 
 def _add_skill_card(s, i: int, card_id: int) -> None:
     s.skill_cards[i].append(card_id)
     s.levels[i][CARDS[card_id].skill] += 1
+    s.board_edits[i] += 1
 
 
 def place_skill(s) -> None:
@@ -181,7 +184,7 @@ def buy(s) -> None:
     s.slots[seat][slot] = card
     s.exhausted[seat][slot] = False
     s.picks[seat] = NO
-    _gear_refill(s, seat)
+    _gear_refill(s, seat)  # bumps board_edits
 
 
 def convert(s, slot: int) -> None:
@@ -189,7 +192,7 @@ def convert(s, slot: int) -> None:
     card = s.slots[seat][slot]
     s.slots[seat][slot] = NO
     s.exhausted[seat][slot] = False
-    _add_skill_card(s, seat, card)
+    _add_skill_card(s, seat, card)  # bumps board_edits
     s.conversions += 1
     _gear_refill(s, seat)
     s.open_decision(DRAFT_BUY_COMMITTED, seat)

@@ -11,7 +11,8 @@ Every block is a :class:`~envs.core.observation.Block` with the function that wr
 fields it reads and a cheap ``key`` (the few small values it is made of; small blocks that change
 together share one key function), and the seat rows P are :class:`~envs.core.observation.Rows` in
 five bands (flags, the rest of the head, the monster in front, the equipment, has_picked) under two
-keys, the seat's status and its board: each absolute seat's band is written once under its key and
+keys, the seat's status and its board (the count of edits the rules make to it,
+``State.board_edits``): each absolute seat's band is written once under its key and
 every observer gathers the rows in its own order, so the acting seat moving rewrites two seats'
 flags, not their rows. ``State.observe`` is the core memo (``OBSERVATION_LAYOUT.encode``),
 ``OBSERVATION_LAYOUT.encode_plain`` the same functions with the memo off. What only the observer
@@ -27,7 +28,6 @@ functions of the content tables, so an entry is never stale.
 from __future__ import annotations
 
 import struct
-from itertools import repeat
 
 import numpy as np
 
@@ -161,6 +161,8 @@ for _c in range(NUM_CARDS):
     for _exhausted in (0, 1):
         _SLOT_TABLE[_c + NUM_CARDS * _exhausted, [0, 2 + _CE[_c][0], 2 + _CE[_c][1]]] = 1.0
         _SLOT_TABLE[_c + NUM_CARDS * _exhausted, 1] = _exhausted
+#: a seat's equipment band per (slots, exhausted): its 12 SLOTs (cleared if it ever grows large)
+_EQUIPMENT_ROWS: dict[tuple, np.ndarray] = {}
 #: V1's row per card id: present + CE
 _HAND_TABLE = np.zeros((NUM_CARDS, 1 + CE_SIZE), np.float32)
 for _c in range(NUM_CARDS):
@@ -321,27 +323,10 @@ def _status_keys(s) -> list[tuple]:
     )
 
 
-def _board_keys(s) -> list[tuple]:
-    """Per seat: the board's numbers, skills, trophies, tokens, slots and exhausted cards, and the
-    challenge holders."""
-    return list(
-        zip(
-            s.heroes,
-            s.gold,
-            s.life,
-            s.mana,
-            s.life_base,
-            s.mana_base,
-            s.xp,
-            s.legend,
-            map(tuple, s.levels),
-            map(tuple, s.tokens),
-            map(tuple, s.trophies),
-            map(tuple, s.slots),
-            map(tuple, s.exhausted),
-            repeat(tuple(s.challenge)),
-        )
-    )
+def _board_keys(s) -> list[int]:
+    """Per seat: its board's edit count, which the rules bump whenever a field the head or the
+    equipment shows changes (building keys from those fields cost more than the rows they key)."""
+    return s.board_edits.copy()
 
 
 def _flags(s, i: int, out: np.ndarray) -> None:
@@ -371,6 +356,8 @@ _G, _T, _X, _L, _SK, _AD, _TR, _TK, _CH = (
 
 #: k / 8 clipped to 1, for skill levels, added skill cards and trophy counts (never more than the cards)
 _EIGHTHS = tuple(min(k / 8, 1.0) for k in range(NUM_CARDS + 8))
+#: a track value (0..TRACK_MAX) / 10, clipped to 1
+_TENTHS = tuple(min(k / 10, 1.0) for k in range(TRACK_MAX + 1))
 #: the cards whose equipment raises maximum life or mana
 _BONUS_CARDS = frozenset(c for c in range(NUM_CARDS) if LIFE_BONUS[c] or MANA_BONUS[c])
 
@@ -378,7 +365,8 @@ _BONUS_CARDS = frozenset(c for c in range(NUM_CARDS) if LIFE_BONUS[c] or MANA_BO
 def _head(s, i: int, out: np.ndarray) -> None:
     """hero ... challenge, assembled as a list of floats and copied once as float32 bytes (numpy
     converts a list element by element at several times the cost); values clipped to [0, 1] inline
-    (skills, added skills and trophies through _EIGHTHS: counts of cards, never negative)."""
+    (tracks through _TENTHS; skills, added skills and trophies through _EIGHTHS: counts of cards,
+    never negative)."""
     hero, xp, tokens, slots = s.heroes[i], s.xp[i], s.tokens[i], s.slots[i]
     h = [0.0] * _HEAD
     h[hero] = h[_LEVEL_AT[xp if xp < _XP_TOP else _XP_TOP]] = 1.0
@@ -388,20 +376,17 @@ def _head(s, i: int, out: np.ndarray) -> None:
             if c != NO:
                 life_bonus += _LIFE_BONUS[c]
                 mana_bonus += _MANA_BONUS[c]
-    x = s.gold[i] / 30
-    h[_G] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = s.life[i] / 10
-    h[_T] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = min(TRACK_MAX, s.life_base[i] + life_bonus) / 10
-    h[_T + 1] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = s.mana[i] / 10
-    h[_T + 2] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = min(TRACK_MAX, s.mana_base[i] + mana_bonus) / 10
-    h[_T + 3] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = xp / 40
-    h[_X] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
-    x = s.legend[i] / 40
-    h[_L] = x if 0.0 <= x <= 1.0 else (0.0 if x < 0.0 else 1.0)
+    # gold, experience and legend markers are never negative, the tracks run 0..TRACK_MAX
+    x = s.gold[i]
+    h[_G] = x / 30 if x < 30 else 1.0
+    tenths = _TENTHS
+    h[_T] = tenths[s.life[i]]
+    h[_T + 1] = tenths[min(TRACK_MAX, s.life_base[i] + life_bonus)]
+    h[_T + 2] = tenths[s.mana[i]]
+    h[_T + 3] = tenths[min(TRACK_MAX, s.mana_base[i] + mana_bonus)]
+    h[_X] = xp / 40 if xp < 40 else 1.0
+    x = s.legend[i]
+    h[_L] = x / 40 if x < 40 else 1.0
     l0, l1, l2, l3 = s.levels[i]
     i0, i1, i2, i3 = _INITIAL[hero]
     t = [0, 0, 0, 0]
@@ -426,13 +411,22 @@ def _head(s, i: int, out: np.ndarray) -> None:
 
 
 def _monster(s, i: int, out: np.ndarray) -> None:
-    if s.front[i] != NO:
-        out[:] = _monster_row(s.front[i], s.markers[i])
+    front = s.front[i]
+    if front != NO:  # the table read inline: this band is rewritten whenever the seat's status moves
+        row = _MONSTER_ROWS.get((front, s.markers[i]))
+        out[:] = row if row is not None else _monster_row(front, s.markers[i])
 
 
 def _equipment(s, i: int, out: np.ndarray) -> None:
-    keys = [c + NUM_CARDS * x if c != NO else -1 for c, x in zip(s.slots[i], s.exhausted[i])]
-    _SLOT_TABLE.take(keys, 0, out.reshape(NUM_SLOTS, SLOT_SIZE), "wrap")  # -1: the last row, zeros
+    # the band is rewritten whenever the seat's board key changes, mostly with the same equipment
+    key = (*s.slots[i], *s.exhausted[i])
+    row = _EQUIPMENT_ROWS.get(key)
+    if row is None:
+        if len(_EQUIPMENT_ROWS) > 100_000:
+            _EQUIPMENT_ROWS.clear()
+        keys = [c + NUM_CARDS * x if c != NO else -1 for c, x in zip(s.slots[i], s.exhausted[i])]
+        row = _EQUIPMENT_ROWS[key] = _SLOT_TABLE.take(keys, 0, mode="wrap").reshape(-1)  # -1: the last row, zeros
+    out[:] = row
 
 
 def _picked(s, i: int, out: np.ndarray) -> None:
@@ -456,8 +450,11 @@ def _hand(s, seat: int, out: np.ndarray) -> None:
         _HAND_TABLE.take(hand, 0, out[: len(hand)], "clip")
 
 
-def _hand_costs_key(s, seat: int) -> tuple:
-    return (s.gold[seat], *s.levels[seat], *s.slots[seat], *s.hands[seat])
+def _hand_key(s, seat: int) -> tuple | None:  # V1, V2, V3: they change together (a pick leaves the hand)
+    hand, pick = s.hands[seat], s.picks[seat]
+    if not hand and pick == NO:
+        return None  # all three empty (combat)
+    return (pick, s.gold[seat], *s.levels[seat], *s.slots[seat], *hand)
 
 
 def _hand_costs(s, seat: int, out: np.ndarray) -> None:
@@ -472,28 +469,17 @@ def _hand_costs(s, seat: int, out: np.ndarray) -> None:
     after = tuple(after)
     gold = s.gold[seat]
     costs = COST_MEMO.get  # cost_of's memo, read inline: the same numbers without two calls per card
-    idx: list[int] = []
-    val: list[float] = []
-    ones: list[int] = []
-    for k, c in enumerate(hand):
-        a = 3 * k
+    for k, c in enumerate(hand):  # a float at a time: cheaper than numpy's put of lists this short
         cost = costs((c, levels))
         if cost is None:
             cost = cost_of(c, levels)
-        idx.append(a)
-        val.append(_clip(cost / 12))
+        x = cost / 12  # costs are never negative
+        out[k, 0] = x if x <= 1.0 else 1.0
         if gold >= cost and draft.target_slot(s, seat, c) != NO:  # = buy_legal_now
-            ones.append(a + 1)
+            out[k, 1] = 1.0
         cost = costs((c, after))
         if gold >= (cost_of(c, after) if cost is None else cost):  # = buy_legal_after_conversions
-            ones.append(a + 2)
-    out.put(idx, val)
-    if ones:
-        out.put(ones, 1.0)
-
-
-def _pick_key(s, seat: int) -> tuple:
-    return (s.picks[seat], *s.levels[seat])
+            out[k, 2] = 1.0
 
 
 def _pick(s, seat: int, out: np.ndarray) -> None:
@@ -517,9 +503,10 @@ def _memory_key(s, seat: int) -> tuple:
 
 def _draft_memory(s, seat: int, out: np.ndarray) -> None:
     memory_at = _MEMORY_AT[s.level if s.level < 2 else 2]
-    ones = [at for at in (memory_at[c] for c in s.seen[seat]) if at >= 0]
-    if ones:
-        out.put(ones, 1.0)
+    for c in s.seen[seat]:  # a float at a time: cheaper than numpy's put of a list this short
+        at = memory_at[c]
+        if at >= 0:
+            out[at] = 1.0
 
 
 def _attack_key(s, seat: int) -> tuple | None:
@@ -612,12 +599,8 @@ def _exhaust_kinds(s, seat: int, out: np.ndarray) -> None:
 # -- keys -------------------------------------------------------------------------------------------
 # Small blocks that change together share one key function: the memo checks it with one call and
 # rewrites the blocks of a key together (a key check costs about as much as writing a few floats).
-def _level_key(s, seat: int) -> int:  # G1, G2 (the player count is fixed for a state)
-    return s.level
-
-
-def _round_key(s, seat: int) -> tuple:  # G3, G5
-    return (s.phase, s.draft_round)
+def _level_key(s, seat: int) -> tuple:  # G1, G2, G3, G5 (the player count is fixed for a state)
+    return (s.level, s.phase, s.draft_round)
 
 
 def _combat_table_key(s, seat: int) -> tuple:  # G6, G7, G8
@@ -653,7 +636,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "G3: phase one-hot (gear-up, combat, final round)",
             _phase,
             ("phase",),
-            key=_round_key,
+            key=_level_key,
         ),
         Block(
             "decision",
@@ -669,7 +652,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "G5: draft round one-hot",
             _draft_round,
             ("phase", "draft_round"),
-            key=_round_key,
+            key=_level_key,
         ),
         Block(
             "turns",
@@ -714,7 +697,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V1: own hand, per position: present + CE",
             _hand,
             ("hands",),
-            key=_hand_costs_key,
+            key=_hand_key,
         ),
         Block(
             "hand_costs",
@@ -722,7 +705,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V2: per hand position: my cost / 12, BUY legal now, BUY legal after conversions",
             _hand_costs,
             ("hands", "levels", "slots", "gold"),
-            key=_hand_costs_key,
+            key=_hand_key,
         ),
         Block(
             "pick",
@@ -730,7 +713,7 @@ OBSERVATION_LAYOUT = ObservationLayout(
             "V3: own current pick: present + CE + my cost / 12",
             _pick,
             ("picks", "levels"),
-            key=_pick_key,
+            key=_hand_key,
         ),
         Block(
             "conversions",

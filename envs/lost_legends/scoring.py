@@ -23,6 +23,7 @@ def level_end(s) -> None:
     for i in range(n):
         s.exhausted[i] = [False] * NUM_SLOTS
         s.life[i], s.mana[i] = s.max_life(i), s.max_mana(i)
+        s.board_edits[i] += 1  # and the legend markers above
         s.defeated[i] = False
         if s.front[i] != NO:
             s.box.append(s.front[i])

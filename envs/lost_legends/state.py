@@ -137,6 +137,11 @@ class LostLegendsState(State):
         self.steps = 0  # decisions played (for the max_steps cap)
         self.truncated = False
         self._rewards = [0.0] * n  # of the last apply
+        # Per seat: bumped by the rules whenever a field of its board changes (the hero, gold, tracks,
+        # xp, legend, skills, trophies, tokens, slots, exhausted cards, challenge trophies held): the
+        # observation's key for the seat's row (building keys from the fields costs more than a seat's
+        # row). Not in the JSON: a copy's memo starts anew.
+        self.board_edits = [0] * n
         self._mask: np.ndarray | None = None  # legal_mask() of the open decision, until the next apply
 
     @classmethod
@@ -234,6 +239,7 @@ class LostLegendsState(State):
         """The supply pays ``seat`` (kept in the gold ledger)."""
         self.gold[seat] += amount
         self.gold_out += amount
+        self.board_edits[seat] += 1
 
     # -- legal mask ---------------------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
@@ -254,8 +260,8 @@ class LostLegendsState(State):
             if draft.buy_legal_now(self, q, card):
                 mask[A.BUY] = 1
             if draft.buy_legal_after_conversions(self, q, card):
-                for s in range(NUM_SLOTS):
-                    if self.slots[q][s] != NO:
+                for s, c in enumerate(self.slots[q]):
+                    if c != NO:
                         mask[A.CONVERT + s] = 1
         elif d in (SELECT_OWN, SELECT_DRAWN):
             mask[A.ATTACK] = 1

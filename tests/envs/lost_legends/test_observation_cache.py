@@ -77,3 +77,48 @@ def test_hand_cost_block_agrees_with_the_rules():
                 )
                 checked += 1
     assert checked > 500
+
+
+def _board(s, i: int) -> tuple:
+    """What seat ``i``'s row shows of its board (head and equipment bands)."""
+    return (
+        s.heroes[i],
+        s.gold[i],
+        s.life[i],
+        s.mana[i],
+        s.life_base[i],
+        s.mana_base[i],
+        s.xp[i],
+        s.legend[i],
+        tuple(s.levels[i]),
+        tuple(s.tokens[i]),
+        tuple(s.trophies[i]),
+        tuple(s.slots[i]),
+        tuple(s.exhausted[i]),
+        tuple(h == i for h in s.challenge),
+    )
+
+
+@pytest.mark.parametrize("n,bots", [(3, True), (4, False), (5, True)])
+def test_every_board_change_bumps_its_edit_count(n, bots):
+    # the seat rows' board key is State.board_edits: a rule that changes a board without bumping it
+    # would leave a stale row in every observer's vector
+    changed = 0
+    for s, _ in _games(n, [100 + n, 200 + n], bots):
+        if s.is_over():
+            continue
+        before = [(_board(s, i), s.board_edits[i]) for i in range(n)]
+        for a in np.flatnonzero(s.legal_mask())[:4]:
+            u = s.clone()
+            u.board_edits = [e for _, e in before]
+            u.apply(int(a))
+            for i in range(n):
+                if _board(u, i) != before[i][0]:
+                    assert u.board_edits[i] != before[i][1], (int(a), i)
+                    changed += 1
+    assert changed > 300
+
+
+def test_board_edits_stay_out_of_the_json():
+    s = LostLegendsGame(num_players=3).new_state(0)
+    assert "board_edits" not in str(s.to_json())
