@@ -422,9 +422,7 @@ def play_setups(
                 on_done(i, out[i])
 
     if workers > 1 and len(jobs) > 1:
-        payloads = [
-            (_recipe(setups[i]), setups[i].deterministic, b, block.start, block.stop) for i, b, block in jobs
-        ]
+        payloads = [(_recipe(setups[i]), setups[i].deterministic, b, block.start, block.stop) for i, b, block in jobs]
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
             for (i, _, block), (part, took) in zip(jobs, pool.map(_play_block_job, payloads)):
                 if bar is not None:
