@@ -215,6 +215,13 @@ class PretrainConfig:
     exit_target_scale: float = setting(
         0.1, "c_scale of the improved target: how far the search's values move the prior", gt=0, le=10
     )
+    exit_others: dict[str, float] = setting(
+        {},
+        "share of each round's search games played beside a fixed policy, by spec (random, heuristic or a "
+        "checkpoint path; sum <= 1): the search holds one seat and models the others as that policy "
+        "(others= of its spec), so the network learns to play beside heuristic partners or against a known "
+        "opponent; the rest is self-play",
+    )
     exit_epochs: int = setting(3, "passes over the kept search data in each expert-iteration refit", ge=1)
     exit_window: int = setting(2, "expert-iteration rounds whose search data each refit uses (the latest)", ge=1)
     exit_data: list[str] = setting(
@@ -324,6 +331,8 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
         keys = [item.partition("=")[0].strip() for item in cfg.pretrain.exit_search.split(",")]
         if "prior" in keys:
             errors.append("pretrain.exit_search: leave out prior; the search's prior is the network being trained")
+        elif "others" in keys:
+            errors.append("pretrain.exit_search: leave out others; pretrain.exit_others says which games have them")
         else:
             try:
                 parse_spec(f"search:prior=uniform,leaf=random,{cfg.pretrain.exit_search}")
@@ -333,6 +342,19 @@ def _semantic_errors(cfg: TrainConfig) -> list[str]:
         errors.append(
             "pretrain.exit_games: 0 plays no search games, so the refits need saved search data: "
             "list RUN/exit/round_K_data.npz files in pretrain.exit_data, or set exit_games >= 1"
+        )
+    for name, share in cfg.pretrain.exit_others.items():
+        why = spec_error(name, ("random", "heuristic")) or (
+            "a search cannot be the model inside a search" if name.startswith("search:") else None
+        )
+        if why is not None:
+            errors.append(f"unknown key 'pretrain.exit_others.{name}': {why}")
+        elif not 0.0 <= share <= 1.0:
+            errors.append(f"pretrain.exit_others.{name}: {share!r} is out of range; it must be >= 0 and <= 1")
+    if sum(cfg.pretrain.exit_others.values()) > 1.0 + 1e-9:
+        errors.append(
+            f"pretrain.exit_others: the shares sum to {sum(cfg.pretrain.exit_others.values()):g}; it must be <= 1 "
+            "(the rest is self-play)"
         )
     if cfg.pretrain.exit_data and cfg.pretrain.exit_rounds == 0:
         errors.append("pretrain.exit_data: set pretrain.exit_rounds too; the saved search data feeds its refits")

@@ -25,8 +25,8 @@ iterates (``pretrain.exit_rounds``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +197,7 @@ def collect_teacher_data(
     workers: int = 1,
     target: str = "visits",
     target_scale: float = 0.1,
+    others: Mapping[str, float] | None = None,
 ) -> TeacherData:
     """The teacher's decisions over ``games`` games where it holds every seat; with several
     ``player_counts`` the games cycle through them (a repeated count gets more games).
@@ -208,12 +209,25 @@ def collect_teacher_data(
     the prior improved by its values (``"improved"``, ``SearchResult.improved_policy`` with
     ``c_scale=target_scale``); ``stats`` then also gets ``prior_agreement``, how often the prior's
     favourite was the search's choice. ``workers > 1`` plays the games in that many processes
-    (without a student), each its share of the games on its own seeds."""
+    (without a student), each its share of the games on its own seeds.
+
+    ``others`` (``{policy spec: share}``, shares summing to at most 1) puts that share of the games
+    beside a fixed policy: the search holds one seat (in turn) and the spec every other seat, and the
+    search models them with it (``others=`` of the search spec). Only the search's seat gives samples:
+    a search teacher learns to play beside heuristic partners, or against a known opponent."""
     if target not in TARGETS:
         raise ValueError(f"target must be one of {list(TARGETS)}, got {target!r}")
+    others = {spec: float(share) for spec, share in (others or {}).items() if share > 0}
+    if others:
+        from training.runtime.search import is_search_spec, parse_spec
+
+        if not is_search_spec(teacher) or student is not None:
+            raise ValueError("others: only a search teacher playing its own games models fixed other seats")
+        if sum(others.values()) > 1.0 + 1e-9:
+            raise ValueError(f"others: the shares sum to {sum(others.values()):g}; it must be <= 1")
     if workers > 1 and student is None and games > 1:
         return _collect_in_processes(
-            env_id, env_options, teacher, games, seed, player_counts, stats, workers, target, target_scale
+            env_id, env_options, teacher, games, seed, player_counts, stats, workers, target, target_scale, others
         )
     game_cls = envs.game_class(env_id)
     driver, options = split_options(game_cls, dict(env_options))
@@ -223,16 +237,37 @@ def collect_teacher_data(
     coef = game_cls.shaping_weight(next(iter(tables.values())).options)
     policy = load_policy(teacher, env_id, seed=seed)
     searches = hasattr(policy, "analyse")
+    fixed = {spec: load_policy(spec, env_id, seed=seed + 1 + i) for i, spec in enumerate(others)}
+    modelled = {
+        spec: type(policy)(env_id, replace(parse_spec(teacher), others=spec), seed=seed + 101 + i)
+        for i, spec in enumerate(others)
+    }
+    beside_rng = np.random.default_rng([seed, 1])  # apart from the deals: no others, the same games
+    beside_games = 0
     shares = _Rows() if searches else None
     obs, masks, actions, seats, game_of, potentials = _Rows(), [], [], [], [], []
     results: list[list[float]] = []
     ends: list[list[float] | None] = []  # Phi at each game's end
+    scored: list[float] = []  # the results of the seats that gave samples
     agreed = prior_agreed = searched = 0
     rng = np.random.default_rng(seed)
     for g in range(games):
         game = tables[counts[g % len(counts)]]
         state = game.new_state(int(rng.integers(2**63 - 1)))
         actors = [seat_actor(policy) for _ in range(game.num_players)]
+        teacher_now, own_seats = policy, range(game.num_players)
+        if others:
+            draw, spec = beside_rng.random(), None
+            for name, share in others.items():
+                draw -= share
+                if draw < 0:
+                    spec = name
+                    break
+            if spec is not None:  # one search seat, in turn; the spec holds the rest, and the search knows it
+                own_seats = [beside_games % game.num_players]
+                beside_games += 1
+                teacher_now = modelled[spec]
+                actors = [seat_actor(policy if s in own_seats else fixed[spec]) for s in range(game.num_players)]
         while True:
             if skip_forced:
                 play_forced(state)  # the env never shows these to the learner: no samples
@@ -241,12 +276,15 @@ def collect_teacher_data(
             seat = state.current_player
             mask = state.legal_mask()
             observation = state.observe(seat)
+            if seat not in own_seats:  # a fixed other seat: it plays, nothing is learnt from it
+                state.apply(int(actors[seat].act(observation, mask, state)))
+                continue
             if state.num_legal() == 1:
                 action = int(mask.argmax())
                 if searches:
                     shares.append(mask.astype(np.float32))
             elif searches:
-                result = policy.analyse(state)
+                result = teacher_now.analyse(state)
                 action = result.action
                 soft = result.shares if target == "visits" else result.improved_policy(c_scale=target_scale)
                 shares.append(soft.astype(np.float32))
@@ -267,13 +305,14 @@ def collect_teacher_data(
             potentials.append(coef * state.shaping_potentials()[seat] if coef else 0.0)
             state.apply(played)
         results.append(list(state.returns()))
+        scored.extend(results[-1][s] for s in own_seats)
         ends.append(list(state.shaping_potentials()) if coef else None)
     result = np.array([results[g][s] for g, s in zip(game_of, seats)], np.float32)
     if coef:  # w * (Phi(s) - Phi(end)): the rewards from s on sum to the result minus it
         potentials = [p - coef * ends[g][s] for p, g, s in zip(potentials, game_of, seats)]
     if stats is not None:
         stats["agreement"] = agreed / max(len(actions), 1)
-        stats["mean_result"] = float(np.mean([r for game_results in results for r in game_results]))
+        stats["mean_result"] = float(np.mean(scored))
         if searches:
             stats["prior_agreement"] = prior_agreed / max(searched, 1)
             stats["searched"] = searched
@@ -291,18 +330,37 @@ def collect_teacher_data(
 
 
 def _collect_share(job: tuple) -> tuple[TeacherData, dict[str, float]]:
-    env_id, env_options, teacher, games, seed, player_counts, registry, target, target_scale = job
+    env_id, env_options, teacher, games, seed, player_counts, registry, target, target_scale, others = job
     for registered, module in registry.items():  # a game registered in the parent is known here too
         envs.register(registered, module)
     stats: dict[str, float] = {}
     data = collect_teacher_data(
-        env_id, env_options, teacher, games, seed, player_counts, stats=stats, target=target, target_scale=target_scale
+        env_id,
+        env_options,
+        teacher,
+        games,
+        seed,
+        player_counts,
+        stats=stats,
+        target=target,
+        target_scale=target_scale,
+        others=others,
     )
     return data, stats
 
 
 def _collect_in_processes(
-    env_id, env_options, teacher, games, seed, player_counts, stats, workers, target="visits", target_scale=0.1
+    env_id,
+    env_options,
+    teacher,
+    games,
+    seed,
+    player_counts,
+    stats,
+    workers,
+    target="visits",
+    target_scale=0.1,
+    others=None,
 ) -> TeacherData:
     """``collect_teacher_data`` split over ``workers`` spawned processes (each a share of the games,
     on seeds of its own); the shares are joined in worker order, so the data depend on the seed alone."""
@@ -314,7 +372,7 @@ def _collect_in_processes(
     seeds = np.random.SeedSequence(seed).generate_state(workers).tolist()
     counts = list(player_counts) if player_counts else None
     jobs = [
-        (env_id, dict(env_options), teacher, g, int(s), counts, envs.registry(), target, target_scale)
+        (env_id, dict(env_options), teacher, g, int(s), counts, envs.registry(), target, target_scale, others)
         for g, s in zip(sizes, seeds)
     ]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:

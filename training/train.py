@@ -400,7 +400,9 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
     p = cfg.pretrain
     started = time.time()
 
-    def collect(games: int, seed: int, student=None, stats=None, teacher: str = p.teacher, target: str = "visits"):
+    def collect(
+        games: int, seed: int, student=None, stats=None, teacher: str = p.teacher, target: str = "visits", others=None
+    ):
         return collect_teacher_data(
             cfg.env.env_id,
             cfg.env.options,
@@ -413,6 +415,7 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
             workers=p.workers,
             target=target,
             target_scale=p.exit_target_scale,
+            others=others,
         )
 
     def fit(data, round_: int, epochs: int | None = None) -> dict[str, float]:
@@ -474,7 +477,10 @@ def pretrain(cfg: TrainConfig, model: MaskablePPO, run_dir: Path) -> dict[str, A
         began = time.time()
         seed = cfg.run.seed + 104729 * r
         if p.exit_games:  # else the round refits on the saved data alone (pretrain.exit_data)
-            window = [*window, collect(p.exit_games, seed, stats=stats, teacher=teacher, target=p.exit_target)]
+            window = [
+                *window,
+                collect(p.exit_games, seed, stats=stats, teacher=teacher, target=p.exit_target, others=p.exit_others),
+            ]
             window[-1].save(run_dir / "exit" / f"round_{r}_data.npz", cfg.env.env_id)
         window = window[-p.exit_window :]
         data = window[0]

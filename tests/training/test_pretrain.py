@@ -335,6 +335,10 @@ EXIT = ["pretrain.teacher=heuristic", "pretrain.exit_rounds=1"]
         (["pretrain.teacher=search:sims=-1"], "pretrain.teacher: search spec"),
         ([*EXIT, "pretrain.exit_target=q"], "exit_target"),
         ([*EXIT, "pretrain.exit_target_scale=0"], "exit_target_scale"),
+        ([*EXIT, "pretrain.exit_others={heuristic: 0.7, random: 0.5}"], "exit_others: the shares sum to 1.2"),
+        ([*EXIT, "pretrain.exit_others={nobody: 0.5}"], "unknown key 'pretrain.exit_others.nobody'"),
+        ([*EXIT, "pretrain.exit_others={heuristic: 2}"], "exit_others.heuristic: 2.0 is out of range"),
+        ([*EXIT, "pretrain.exit_search=sims=4,others=heuristic"], "leave out others"),
     ],
 )
 def test_expert_iteration_settings_are_checked(setting, says):
@@ -387,3 +391,49 @@ def test_expert_iteration_can_start_from_a_checkpoint_without_a_teacher(tmp_path
     assert summary["init"] == shipped and "samples" not in summary  # no cloning stage
     (row,) = summary["expert_iteration"]
     assert row["samples"] > 0
+
+
+def test_search_games_beside_a_fixed_policy_learn_only_the_searched_seat(relay, monkeypatch):
+    import tests.toys
+    from training.runtime.search import SearchPolicy
+
+    games: list = []  # each game's state, in order (kept alive: no id is reused)
+    searched: dict[int, set] = {}
+    fixed: dict[int, set] = {}
+    models = set()
+    decisions = []
+
+    def game_of(state) -> int:
+        for k, known in enumerate(games):
+            if known is state:
+                return k
+        games.append(state)
+        return len(games) - 1
+
+    analyse, act_state = SearchPolicy.analyse, tests.toys.HeuristicBot.act_state
+
+    def spy_analyse(self, state):
+        models.add(self.config.others)
+        decisions.append(state.current_player)
+        searched.setdefault(game_of(state), set()).add(state.current_player)
+        return analyse(self, state)
+
+    def spy_act(self, state):
+        if not state.is_over() and any(state is known for known in games):  # not a world inside the search
+            fixed.setdefault(game_of(state), set()).add(state.current_player)
+        return act_state(self, state)
+
+    monkeypatch.setattr(SearchPolicy, "analyse", spy_analyse)
+    monkeypatch.setattr(tests.toys.HeuristicBot, "act_state", spy_act)
+    teacher = "search:leaf=random,sims=4"
+    data = collect_teacher_data(relay, {"num_players": 3}, teacher, 4, seed=1, others={"heuristic": 1.0})
+    assert models == {"heuristic"}  # the search models its partners as the policy that plays them
+    # the search holds one seat a game, in turn, and the heuristic every other seat
+    assert [searched[k] for k in range(4)] == [{0}, {1}, {2}, {0}]
+    assert all(fixed[k] == {0, 1, 2} - searched[k] for k in range(4))
+    assert len(data) == len(decisions)  # only the searched seat's decisions are samples
+    models.clear()
+    selfplay = collect_teacher_data(relay, {"num_players": 3}, teacher, 4, seed=1)
+    assert models == {None} and len(selfplay) > len(data)  # without others every seat is searched
+    with pytest.raises(ValueError, match="only a search teacher"):
+        collect_teacher_data(relay, {"num_players": 3}, "heuristic", 1, others={"heuristic": 1.0})

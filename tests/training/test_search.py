@@ -25,6 +25,8 @@ def test_specs_parse_and_print_back():
     assert parse_spec(cfg.to_spec()) == cfg
     assert parse_spec("search:").leaf_kind == "random" and parse_spec("search:").sims == 200
     assert parse_spec("search:leaf=heuristic,sims=3") == SearchConfig(leaf="heuristic", sims=3)
+    modelled = parse_spec("search:others=heuristic,sims=3")
+    assert modelled.others == "heuristic" and parse_spec(modelled.to_spec()) == modelled
 
 
 @pytest.mark.parametrize(
@@ -39,6 +41,7 @@ def test_specs_parse_and_print_back():
         ("search:prior=nowhere.json", "prior='nowhere.json' is neither one of"),
         ("search:leaf=value", "leaf=value reads the prior checkpoint's value head"),
         ("search:noise=2", "noise='2' is out of range"),
+        ("search:others=nowhere.json", "others='nowhere.json' is neither one of"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec, says):
@@ -108,6 +111,36 @@ def test_a_partner_who_is_not_the_active_seat_maximises_the_team(relay):
     state.active = 0
     policy = SearchPolicy(relay, SearchConfig(leaf="random", sims=40), seed=3)
     assert policy.act(None, state.legal_mask(), state) == UNDO
+
+
+@pytest.mark.parametrize("others, value", [(None, 1.0), ("heuristic", 1.0), ("random", 0.5)])
+def test_a_model_of_the_other_seats_plays_their_moves_inside_the_tree(relay, others, value):
+    # counter 9 of 10: ADD(1) reaches the target, or a bonus die (1/2) lands one past it and the
+    # partner must UNDO it. A searched partner or the heuristic always does: ADD(1) is a sure win
+    # (1.0); a random partner keeps the bonus half the time: 1/2 + 1/4 - 1/4 = 0.5
+    policy = SearchPolicy(relay, SearchConfig(leaf="random", sims=600, others=others), seed=2)
+    result = policy.analyse(_relay_state(9))
+    assert result.action == ADD1
+    assert result.q[ADD1] == pytest.approx(value, abs=0.1)
+    assert result.q[ADD2] == -1.0
+
+
+def test_a_modelled_search_holds_only_the_deciding_seats_nodes(relay):
+    policy = SearchPolicy(relay, SearchConfig(leaf="random", sims=80, others="random"), seed=0)
+    state = _relay_state(2, n=3)
+    root = None
+    for _ in range(80):
+        root = policy._simulate(state, 0, root)
+    movers, stack = set(), [root]
+    while stack:
+        node = stack.pop()
+        movers.add(node.mover)
+        stack.extend(node.children.values())
+    assert movers == {0}  # seats 1 and 2 are the model's: they are played, never searched
+    unmodelled, root = SearchPolicy(relay, SearchConfig(leaf="random", sims=80), seed=0), None
+    for _ in range(80):
+        root = unmodelled._simulate(state, 0, root)
+    assert {key[1] for key in root.children} - {0}  # the check above can fail: others are nodes without it
 
 
 def test_a_competitive_seat_maximises_its_own_result():

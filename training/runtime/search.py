@@ -46,6 +46,14 @@ The spec's keys (``python -m training.runtime.search --help`` prints this table 
 | `alpha` | `0.3` | the Dirichlet noise's concentration |
 | `seed` | the caller's seed | the search's own generator (worlds, playouts, draws) |
 | `prior_temp` | `1` | a checkpoint prior's logits / T (T > 1 flattens a near-certain prior: PUCT tries more moves) |
+| `others` | - | a model of every other seat: `random`, `heuristic`, `shipped` or a checkpoint path plays their |
+| | | moves inside the tree and the playouts (partners beside the bot, a known opponent); none: searched |
+
+With ``others`` the tree holds only the deciding seat's decisions: the other seats' moves between two
+of them are the model's, drawn in each world like chance. That is the search for a bot whose
+partners (or opponents) are known to play a given policy, e.g. beside heuristic partners
+(``search:prior=shipped,seconds=0.1,others=heuristic``); without it every seat is searched, which
+assumes partners who search too.
 
 Examples: ``search:prior=shipped,sims=400``, ``search:prior=checkpoints/last_heroes/last_heroes.json,seconds=1``,
 ``search:leaf=heuristic,sims=64``. A checkpoint prior brings its observation options along (its
@@ -70,6 +78,7 @@ from envs.core.game import State, play_forced
 PREFIX = "search:"
 PRIOR_WORDS = ("uniform", "heuristic", "shipped")
 LEAF_WORDS = ("value", "random", "heuristic", "shipped")
+OTHERS_WORDS = ("random", "heuristic", "shipped")
 
 
 @dataclass(frozen=True)
@@ -86,6 +95,7 @@ class SearchConfig:
     alpha: float = 0.3
     seed: int | None = None
     prior_temp: float = 1.0
+    others: str | None = None  # a policy spec playing every seat but the deciding one; None: searched
 
     @property
     def leaf_kind(self) -> str:
@@ -105,6 +115,8 @@ class SearchConfig:
                 parts.append(f"{key}={getattr(self, key):g}")
         if self.seed is not None:
             parts.append(f"seed={self.seed}")
+        if self.others is not None:
+            parts.append(f"others={self.others}")
         return PREFIX + ",".join(parts)
 
 
@@ -118,7 +130,7 @@ _NUMERIC = {
     "seed": (int, lambda v: 0 <= v < 2**63, "an integer in [0, 2**63)"),
     "prior_temp": (float, lambda v: 0.1 <= v <= 100 and math.isfinite(v), "a number in [0.1, 100]"),
 }
-KEYS = ("prior", "leaf", *_NUMERIC)
+KEYS = ("prior", "leaf", *_NUMERIC, "others")
 
 
 def is_search_spec(spec: Any) -> bool:
@@ -166,6 +178,12 @@ def parse_spec(spec: str) -> SearchConfig:
         raise ValueError(
             f"search spec {spec!r}: leaf=value reads the prior checkpoint's value head; give prior=PATH or "
             "prior=shipped, or a playout leaf (random, heuristic, a checkpoint)"
+        )
+    others = values.get("others")
+    if others is not None and others not in OTHERS_WORDS and not Path(others).exists():
+        raise ValueError(
+            f"search spec {spec!r}: others={others!r} is neither one of {list(OTHERS_WORDS)} "
+            "nor an existing checkpoint path"
         )
     return SearchConfig(**values)
 
@@ -346,6 +364,12 @@ class SearchPolicy:
             if self.metadata_of(self.playout) is not None and self.net is None:
                 self.metadata = self.playout.metadata
         self._reads_observation = self.playout is not None and hasattr(self.playout, "metadata")
+        self.others = None
+        if config.others is not None:
+            word = _resolve_word(config.others, env_id)
+            self.others = load_policy(word, env_id, seed=int(self.rng.integers(2**31)), deterministic=False)
+        self._others_read_observation = self.others is not None and hasattr(self.others, "metadata")
+        self._seat = -1  # the deciding seat of the search under way
 
     @staticmethod
     def metadata_of(policy: Any) -> Mapping | None:
@@ -420,6 +444,7 @@ class SearchPolicy:
         return int(legal[best[np.argmax(prior[legal][best])]])
 
     def _simulate(self, state: State, seat: int, root: Node | None) -> Node:
+        self._seat = seat  # the playouts' own seat (the others are the model's)
         world = state.resample_hidden(seat, self.rng)
         if root is None:  # the first simulation only evaluates the root
             root = self._expand(world)
@@ -434,6 +459,8 @@ class SearchPolicy:
             path.append((node, action))
             world.apply(action)
             play_forced(world)
+            if self.others is not None:
+                self._play_others(world, seat)
             if world.is_over():
                 values = outcome_values(world)
                 if self._shaping:  # what the shaping paid (0 for a potential, which vanishes at the end)
@@ -488,15 +515,34 @@ class SearchPolicy:
         self._leaf_values = values
         return Node(mover, prior, float(values[mover]))
 
+    def _play_others(self, world: State, seat: int) -> None:
+        """Play the modelled seats' moves until ``seat`` decides again or the game ends."""
+        others = self.others
+        reads_obs = self._others_read_observation
+        limit = 10 * world.game.max_game_length() + 1000
+        for _ in range(limit):
+            if world.is_over():
+                return
+            mover = world.current_player
+            if mover == seat:
+                return
+            obs = world.observe(mover) if reads_obs else None
+            world.apply(int(others.act(obs, world.legal_mask(), world)))
+            play_forced(world)
+        raise RuntimeError(f"the other seats' model played past {limit} decisions without handing back")
+
     def _playout(self, world: State) -> np.ndarray:
-        policy = self.playout
-        reads_obs = self._reads_observation
+        seat, others = self._seat, self.others
         limit = 10 * world.game.max_game_length() + 1000
         for _ in range(limit):
             play_forced(world)
             if world.is_over():
                 return outcome_values(world)
             mover = world.current_player
+            if others is not None and mover != seat:
+                policy, reads_obs = others, self._others_read_observation
+            else:
+                policy, reads_obs = self.playout, self._reads_observation
             obs = world.observe(mover) if reads_obs else None
             world.apply(int(policy.act(obs, world.legal_mask(), world)))
         raise RuntimeError(f"a playout ran past {limit} decisions without ending")
