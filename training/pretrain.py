@@ -330,37 +330,15 @@ def collect_teacher_data(
 
 
 def _collect_share(job: tuple) -> tuple[TeacherData, dict[str, float]]:
-    env_id, env_options, teacher, games, seed, player_counts, registry, target, target_scale, others = job
+    registry, settings = job
     for registered, module in registry.items():  # a game registered in the parent is known here too
         envs.register(registered, module)
     stats: dict[str, float] = {}
-    data = collect_teacher_data(
-        env_id,
-        env_options,
-        teacher,
-        games,
-        seed,
-        player_counts,
-        stats=stats,
-        target=target,
-        target_scale=target_scale,
-        others=others,
-    )
-    return data, stats
+    return collect_teacher_data(**settings, stats=stats), stats
 
 
 def _collect_in_processes(
-    env_id,
-    env_options,
-    teacher,
-    games,
-    seed,
-    player_counts,
-    stats,
-    workers,
-    target="visits",
-    target_scale=0.1,
-    others=None,
+    env_id, env_options, teacher, games, seed, player_counts, stats, workers, target, target_scale, others
 ) -> TeacherData:
     """``collect_teacher_data`` split over ``workers`` spawned processes (each a share of the games,
     on seeds of its own); the shares are joined in worker order, so the data depend on the seed alone."""
@@ -371,10 +349,9 @@ def _collect_in_processes(
     sizes = [games // workers + (i < games % workers) for i in range(workers)]
     seeds = np.random.SeedSequence(seed).generate_state(workers).tolist()
     counts = list(player_counts) if player_counts else None
-    jobs = [
-        (env_id, dict(env_options), teacher, g, int(s), counts, envs.registry(), target, target_scale, others)
-        for g, s in zip(sizes, seeds)
-    ]
+    shared = dict(env_id=env_id, env_options=dict(env_options), teacher=teacher, player_counts=counts)
+    shared |= dict(target=target, target_scale=target_scale, others=others)
+    jobs = [(envs.registry(), {**shared, "games": g, "seed": int(s)}) for g, s in zip(sizes, seeds)]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(pool.map(_collect_share, jobs))
     data = parts[0][0]

@@ -437,3 +437,17 @@ def test_search_games_beside_a_fixed_policy_learn_only_the_searched_seat(relay, 
     assert models == {None} and len(selfplay) > len(data)  # without others every seat is searched
     with pytest.raises(ValueError, match="only a search teacher"):
         collect_teacher_data(relay, {"num_players": 3}, "heuristic", 1, others={"heuristic": 1.0})
+
+
+def test_games_played_in_processes_are_each_share_on_its_own_seed(relay):
+    teacher, others = "search:leaf=random,sims=4", {"heuristic": 0.5}
+    stats: dict = {}
+    both = collect_teacher_data(relay, {"num_players": 2}, teacher, 5, seed=3, workers=2, others=others, stats=stats)
+    seeds = np.random.SeedSequence(3).generate_state(2).tolist()
+    shares = [
+        collect_teacher_data(relay, {"num_players": 2}, teacher, games, seed=int(seed), others=others)
+        for games, seed in zip((3, 2), seeds)
+    ]
+    joined = shares[0] + shares[1]
+    assert np.array_equal(both.observations, joined.observations) and np.array_equal(both.actions, joined.actions)
+    assert np.array_equal(both.targets, joined.targets) and stats["searched"] == len(both)

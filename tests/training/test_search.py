@@ -143,6 +143,22 @@ def test_a_modelled_search_holds_only_the_deciding_seats_nodes(relay):
     assert {key[1] for key in root.children} - {0}  # the check above can fail: others are nodes without it
 
 
+def test_a_checkpoint_models_the_opponents_from_their_own_observations():
+    game = envs.game_class("last_heroes_v0")(num_players=3)
+    state = game.new_state(2)
+    play_forced(state)
+    seat = state.current_player
+    policy = SearchPolicy("last_heroes_v0", SearchConfig(prior=SHIPPED_LH, sims=6, others=SHIPPED_LH), seed=0)
+    seen = []
+    act = policy.others.act
+    policy.others.act = lambda obs, mask, world: (
+        seen.append((world.current_player, obs is not None)) or act(obs, mask, world)
+    )
+    result = policy.analyse(state)
+    assert state.legal_mask()[result.action] and result.simulations == 6
+    assert seen and all(mover != seat and has_obs for mover, has_obs in seen)  # the model plays the others only
+
+
 def test_a_competitive_seat_maximises_its_own_result():
     values = outcome_values(_finished_last_heroes())
     assert sorted(values.tolist()) == [-1.0, 1.0]  # one winner, one loser: each seat's own value
