@@ -40,6 +40,10 @@ def test_a_lost_cooperative_game_is_a_loss_for_every_seat(relay):
     assert all(r["winners"] in ([], [0, 1, 2]) for r in records)
     team = result["team"]
     assert team["wins"] == sum(bool(r["winners"]) for r in records)
+    # one agent in all three seats: 360 seat-games, but 120 results, so its interval is the team's
+    (agent,) = result["agents"]
+    assert agent["games"] == 360 and agent["win_rate"] == team["win_rate"]
+    assert agent["win_rate_ci95"] == team["win_rate_ci95"]
     assert set(result["reasons"]) <= {"target reached", "target overshot", "step cap reached"}
 
 

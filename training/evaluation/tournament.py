@@ -455,6 +455,10 @@ def results_from_records(setup: Setup, records: Sequence[dict[str, Any]], elapse
 
     a_count = len(agents)
     seatings = np.zeros(a_count, int)
+    # games an agent sat in, and won: in a cooperative game its seats share one result, so its
+    # interval counts games, not seats (four seats of one game are one observation, not four)
+    played_in = np.zeros(a_count, int)
+    won_in = np.zeros(a_count, int)
     wins = np.zeros(a_count, int)
     share = np.zeros(a_count)
     score_sum = np.zeros(a_count)
@@ -488,6 +492,9 @@ def results_from_records(setup: Setup, records: Sequence[dict[str, Any]], elapse
             share[a] += 1.0 / len(winners) if won else 0.0
             score_sum[a] += r["scores"][seat]
             return_sum[a] += r["returns"][seat]
+        for a in set(seating):
+            played_in[a] += 1
+            won_in[a] += bool(winners)
         for w in winners:
             table_seat_wins[w] += 1
             table_seat_share[w] += 1.0 / len(winners)
@@ -507,7 +514,7 @@ def results_from_records(setup: Setup, records: Sequence[dict[str, Any]], elapse
     agent_rows = []
     for i, ag in enumerate(agents):
         m = int(seatings[i])
-        lo, hi = wilson_interval(int(wins[i]), m)
+        lo, hi = wilson_interval(int(won_in[i]), int(played_in[i])) if cooperative else wilson_interval(int(wins[i]), m)
         mu, sigma = ratings[i]
         agent_rows.append(
             {
