@@ -56,3 +56,33 @@ def test_the_reference_bot_plays_legal_moves_everywhere_and_wins_some_randall_ga
             assert team_wins(game, lambda seed: ReferenceBot(seed).act_state, [n]) in (0, 1)
     wins = team_wins(HeroesAndMonstersGame(num_players=2), lambda seed: ReferenceBot(seed).act_state, range(20))
     assert 2 <= wins <= 18, wins  # about 44% over many games (docs section 10)
+
+
+def _actions(game, bot, seed) -> list[int]:
+    s = game.new_state(seed)
+    played = []
+    while not s.is_over():
+        played.append(bot.act_state(s))
+        s.apply(played[-1])
+    return played
+
+
+def test_one_bot_reused_over_many_games_plays_each_as_a_fresh_bot_would():
+    # Its purchases-per-turn count once lived in a dict keyed by turn numbers alone, so a bot reused
+    # for a second game (as evaluations and trainings reuse it) thought it had already bought.
+    for bot_class in (HeuristicBot, ReferenceBot):
+        game = HeroesAndMonstersGame(num_players=2, adversary="randall")
+        reused = bot_class()
+        for seed in range(6):
+            assert _actions(game, reused, seed) == _actions(game, bot_class(), seed), (bot_class.__name__, seed)
+
+
+def test_the_purchase_count_is_per_game_when_games_interleave():
+    game = HeroesAndMonstersGame(num_players=2, adversary="randall")
+    bot, a, b = HeuristicBot(), game.new_state(1), game.new_state(1)
+    fresh = [HeuristicBot(), HeuristicBot()]
+    while not a.is_over():  # two copies of one deal, stepped in turn by one bot, each as a fresh bot
+        for s, own in ((a, fresh[0]), (b, fresh[1])):
+            expected = own.act_state(s)
+            assert bot.act_state(s) == expected
+            s.apply(expected)
