@@ -74,7 +74,9 @@ def game_class(env_id: str):
 
 
 def heuristic_bot(env_id: str, seed: int | None = None):
-    """The game's rule-based bot: ``bot.act_state(state) -> action`` for the seat to play."""
+    """The game's rule-based bot: ``bot.act_state(state) -> action`` for the seat to play.
+
+    ``seed=None``: deterministic; a seed breaks ties (or picks where no rule decides) at random."""
     return _module(env_id).HeuristicBot(seed=seed)
 
 

@@ -17,6 +17,9 @@ so a new game registers and gets all of it:
 - :func:`check_hidden_information`: at random points, ``resample_hidden(seat, rng)`` leaves the
   seat's observation and mask unchanged, and the heuristic bot makes the same choice for it; and
   unless the game declares ``perfect_information``, some resample does deal something anew;
+- :func:`check_heuristic_reuse`: one heuristic bot playing several whole games in a row (as an
+  evaluation, a training partner or a ladder rung does), every seat at once, makes each game's
+  choices exactly as a fresh bot does: nothing it remembers leaks from one game into the next;
 - :func:`check_bad_options`: an unknown option and a player count out of range raise a
   ValueError that names what is allowed;
 - :func:`check_illegal_actions`: the env raises ``IllegalActionError`` naming the legal actions;
@@ -382,6 +385,30 @@ def check_hidden_information(
             f"{game.env_id}, {num_players} players: resample_hidden never dealt anything anew; a game with hidden "
             "information must redeal it (a game without any sets Game.perfect_information = True)"
         )
+
+
+def check_heuristic_reuse(
+    game_cls: type[Game], num_players: int, heuristic: Any, games: int = 3, seed: int = 0, **options: Any
+) -> None:
+    """One bot reused over ``games`` games plays each as a fresh bot would.
+
+    ``heuristic``: a factory ``heuristic(seed) -> bot`` with ``act_state(state)``, called with None: an
+    unseeded bot is deterministic, so a seeded one's random stream cannot differ between the two.
+    Both bots play every seat of the same deal; the fresh one is made anew for each game."""
+    game = game_cls(num_players=num_players, **options)
+    reused = heuristic(None)
+    for g in range(games):
+        fresh = heuristic(None)
+        state = game.new_state(seed + g)
+        step = 0
+        while not state.is_over():
+            a, b = fresh.act_state(state), reused.act_state(state)
+            assert a == b, (
+                f"{_where(game, seed + g, step)}: a fresh heuristic bot chose {a}, the same bot after {g} earlier "
+                f"game(s) chose {b}: something it remembers carries over from one game to the next"
+            )
+            state.apply(a)
+            step += 1
 
 
 # -- damaged JSON states ---------------------------------------------------------------------------

@@ -89,6 +89,27 @@ def test_hidden_information(env_id, n, options):
     kit.check_hidden_information(envs.game_class(env_id), n, _heuristic(env_id), games=2, points=4, **options)
 
 
+@pytest.mark.parametrize("env_id, n, options", CASES)
+def test_a_reused_heuristic_plays_each_game_as_a_fresh_one(env_id, n, options):
+    kit.check_heuristic_reuse(envs.game_class(env_id), n, _heuristic(env_id), games=3, **options)
+
+
+def test_the_reuse_check_catches_a_bot_that_remembers_across_games():
+    class Remembering:  # the fault found in a heuristic: a per-turn memory keyed by what every game repeats
+        def __init__(self, seed):
+            self.seen = set()
+
+        def act_state(self, state):
+            legal = np.flatnonzero(state.legal_mask())
+            key = (state.counter, state.active)
+            first_time = key not in self.seen
+            self.seen.add(key)
+            return int(legal[0] if first_time else legal[-1])
+
+    with pytest.raises(AssertionError, match="carries over from one game to the next"):
+        kit.check_heuristic_reuse(RelayGame, 2, Remembering, games=2)
+
+
 @pytest.mark.parametrize("env_id", envs.ENV_IDS)
 def test_pettingzoo_api_at_every_count(env_id):
     game_cls = envs.game_class(env_id)

@@ -41,7 +41,8 @@ class HeuristicBot:
         full_board_weight: float = 1.0,
         market_value: float = 1.0,
     ):
-        self.rng = np.random.default_rng(seed)
+        # seed None: deterministic (the first legal action where no rule decides), as every game's bot
+        self.rng = np.random.default_rng(seed) if seed is not None else None
         self.fight_threshold = fight_threshold
         self.warlord_weight = warlord_weight
         self.full_board_weight = full_board_weight
@@ -91,7 +92,7 @@ class HeuristicBot:
         chooser = self._choosers.get(state.decision["kind"])
         choice = chooser(state, self._decoded(state)) if chooser else None
         if choice is None or choice not in legal:
-            choice = int(self.rng.choice(legal))
+            choice = int(legal[0] if self.rng is None else self.rng.choice(legal))
         return int(choice)
 
     def _main(self, state, acts) -> int | None:
