@@ -22,7 +22,6 @@ player's hand or any deck order. Policy:
 from __future__ import annotations
 
 import random
-import weakref
 
 import numpy as np
 
@@ -73,17 +72,6 @@ class HeuristicBot:
         self.rng = random.Random(seed) if seed is not None else None
         self.buy_floor = buy_floor
         self.max_buys = max_buys
-        # Purchases this turn, per game: the rules state does not count them. Keyed by the state
-        # object (a game is played on one object; a clone starts afresh), never by turn numbers
-        # alone, which every game repeats: one bot plays many games in an evaluation or a training.
-        self._turn_buys: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-    def _buys_this_turn(self, state) -> int:
-        key, buys = self._turn_buys.get(state, (None, 0))
-        return buys if key == (state.round, state.active, state.turns_done) else 0
-
-    def _record_buy(self, state) -> None:
-        self._turn_buys[state] = ((state.round, state.active, state.turns_done), self._buys_this_turn(state) + 1)
 
     # -- helpers -----------------------------------------------------------------------------------
     def _pick(self, scored: list[tuple[float, int]]) -> int:
@@ -169,7 +157,7 @@ class HeuristicBot:
         return int(a)
 
     def _recruit(self, state, mask, seat) -> int:
-        buys = self._buys_this_turn(state)
+        buys = state.bought
         limit = self.max_buys if self.max_buys is not None else (2 if len(state.fortress) > 30 else 1)
         if len(state.fortress) > self.buy_floor and buys < limit:
             p = state.players[seat]
@@ -181,7 +169,6 @@ class HeuristicBot:
                     continue
                 options.append((card_value(c) / max(1, sum(card.cost)) + 0.05 * sum(card.cost), act))
             if options:
-                self._record_buy(state)
                 return self._pick(options)
         return PASS
 
@@ -290,14 +277,13 @@ class ReferenceBot(HeuristicBot):
         super().__init__(seed, buy_floor=6, max_buys=2)
 
     def _recruit(self, state, mask, seat) -> int:
-        buys = self._buys_this_turn(state)
+        buys = state.bought
         if len(state.fortress) > self.buy_floor and buys < self.max_buys:
             options = [
                 (card_value(state.area[slot]) / max(1, sum(CARDS[state.area[slot]].cost)), act)
                 for slot, act in self._legal(mask, "BUY")
             ]
             if options:
-                self._record_buy(state)
                 return self._pick(options)
         return PASS
 

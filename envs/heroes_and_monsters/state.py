@@ -69,6 +69,7 @@ JSON_FIELDS = (
     "used_discarded",
     "used_in_deck",
     "hand_up",
+    "bought",
     "plan_deck",
     "box_plans",
     "plan",
@@ -84,7 +85,7 @@ JSON_FIELDS = (
     "total",
 )
 #: fields added after the first release, and their value in a state written before them
-JSON_DEFAULTS = {"used_in_deck": [], "hand_up": True}
+JSON_DEFAULTS = {"used_in_deck": [], "hand_up": True, "bought": 0}
 
 
 def _fury_by_race(prims) -> list[int]:
@@ -183,6 +184,7 @@ class HeroesAndMonstersState(State):
         self.used_discarded: list[int] = []
         self.used_in_deck: list[int] = []
         self.hand_up = True  # the active player's hand lies face up (from its start of turn to its discard)
+        self.bought = 0  # cards the active player has recruited this turn (public; bots limit their buying by it)
         # Plans (Sylvaen, Thargrim)
         self.plan_deck: list[int] = []  # Plans still to come, the next first
         self.box_plans: list[int] = []  # Plans out of this game, unseen

@@ -166,6 +166,7 @@ def buy(s: HeroesAndMonstersState, slot: int) -> None:
     for x in range(3):
         s.res[x] -= card.cost[x]
     p = s.players[s.active]
+    s.bought += 1
     if card.kind == CONSTRUCTION:
         if len(p.table) < C.TABLE_CAP:
             p.table.append([c, False])
@@ -343,6 +344,7 @@ def start_turn(s: HeroesAndMonstersState) -> None:
     s.bonus = [0, 0, 0]
     s.used_discarded = []
     s.used_in_deck = []
+    s.bought = 0
     s.hand_up = True
     for q in s.players:
         q.gen_used = False
@@ -396,6 +398,7 @@ def end_turn(s: HeroesAndMonstersState) -> None:
     s.hand_up = False  # the new hand is private until the owner's next turn
     s.used_discarded = []
     s.used_in_deck = []
+    s.bought = 0
     draw(s, s.active, GENERALS[p.general].draw)
     s.res = [0, 0, 0]
     s.dmg = 0

@@ -212,6 +212,7 @@ def check_state_json(game: HeroesAndMonstersGame, data: Any, supply: bool = True
     used_discarded = _cards(d["used_discarded"], "used_discarded")
     used_in_deck = _cards(d.get("used_in_deck", JSON_DEFAULTS["used_in_deck"]), "used_in_deck")
     _bool(d.get("hand_up", JSON_DEFAULTS["hand_up"]), "hand_up")
+    _int(d.get("bought", JSON_DEFAULTS["bought"]), "bought", 0, len(C.FORTRESS_CARDS))
     # Plans
     _check_plans(d, adv, running, n)
     _int(d["thwarted"], "thwarted", 0, adv.plans_in_play)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.heroes_and_monsters.actions import LAYOUT
 from envs.heroes_and_monsters.game import HeroesAndMonstersGame
 from envs.heroes_and_monsters.heuristic import HeuristicBot, ReferenceBot
 
@@ -86,3 +87,20 @@ def test_the_purchase_count_is_per_game_when_games_interleave():
             expected = own.act_state(s)
             assert bot.act_state(s) == expected
             s.apply(expected)
+
+
+def test_the_purchase_count_is_the_rules_state_s_so_asking_twice_gives_the_same_answer():
+    game = HeroesAndMonstersGame(num_players=2, adversary="randall")
+    s, bot = game.new_state(3), HeuristicBot()
+    bought = 0
+    while not s.is_over():
+        a = bot.act_state(s)
+        assert bot.act_state(s) == a and bot.act_state(s.clone()) == a  # a hint, a search world: the same advice
+        is_buy = LAYOUT.decode(a)[0] == "BUY"
+        active, turn = s.active, (s.round, s.turns_done)
+        s.apply(a)
+        if s.is_over():
+            break
+        bought = bought + is_buy if (s.active, (s.round, s.turns_done)) == (active, turn) else 0
+        assert s.bought == bought
+        assert game.state_from_json(s.to_json()).bought == s.bought

@@ -105,6 +105,8 @@ BAD = [
     ("players[0].hand[0]", ["players", 0, "hand", 0], 5),
     ("players[2].gen_used", ["players", 2, "gen_used"], "no"),
     ("hand_up", ["hand_up"], None),
+    ("bought", ["bought"], "1"),
+    ("bought", ["bought"], -1),
     ("result", ["result"], "lost"),
     # negated
     ("ward", ["ward"], -1),
@@ -239,6 +241,7 @@ HARMLESS = {
     "no rewards": lambda d: d.pop("rewards"),
     "no used_in_deck (older states)": lambda d: d.pop("used_in_deck"),
     "no hand_up (older states)": lambda d: d.pop("hand_up"),
+    "no bought (older states)": lambda d: d.pop("bought"),
     "the box reordered": lambda d: d["box"].reverse(),
     "the Fortress deck reordered": lambda d: d["fortress"].reverse(),
     "another chance": lambda d: d.update(chance=GAME.new_state(99).to_json()["chance"]),
