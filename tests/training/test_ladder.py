@@ -182,3 +182,43 @@ def test_a_merge_pools_a_pair_played_in_either_order_and_refuses_what_it_cannot_
     with pytest.raises(SystemExit):
         main(["last_heroes_v0", "--merge", *files, "--out", str(tmp_path / "old")])
     assert "cannot be pooled: play it again" in capsys.readouterr().err and not (tmp_path / "old").exists()
+
+
+def test_each_run_keeps_the_weights_its_rungs_met_and_a_merge_refuses_two_networks_under_one_name(
+    relay, tmp_path, capsys
+):
+    from training.evaluation.ladder import rung_weights
+    from training.runtime.checkpoints import read_checkpoint_metadata
+
+    specs = rung_specs("last_heroes_v0", ["random", "network"], [0.3], ["partnered=search:sims=8,others=shipped"])
+    shipped = read_checkpoint_metadata(specs["network"])["weights_sha256"]
+    assert rung_weights("last_heroes_v0", specs) == {"network": [shipped], "search-0.3s": [shipped],
+                                                     "partnered": [shipped]}  # fmt: skip
+    _coop(relay, tmp_path / "a", 1)
+    _coop(relay, tmp_path / "b", 2)
+    files = [str(tmp_path / "a/ladder.json"), str(tmp_path / "b/ladder.json")]
+
+    def stamp(path, weights):
+        data = json.loads(open(path).read())
+        data["weights"] = weights
+        open(path, "w").write(json.dumps(data))
+
+    stamp(files[0], {"heuristic": ["a" * 64]})
+    stamp(files[1], {"heuristic": ["b" * 64]})  # another network under the same rung and spec
+    with pytest.raises(SystemExit):
+        main([relay, "--merge", *files, "--out", str(tmp_path / "m")])
+    err = capsys.readouterr().err
+    assert "rung 'heuristic' played with the weights bbbbbbbbbbbb there but aaaaaaaaaaaa" in err
+    assert not (tmp_path / "m").exists()
+    stamp(files[1], {"heuristic": ["a" * 64]})
+    merged = main([relay, "--merge", *files, "--out", str(tmp_path / "m")])
+    assert (
+        merged["weights"] == {"heuristic": ["a" * 64]}
+        and "| heuristic | `heuristic` | aaaaaaaaaaaa |" in (tmp_path / "m/ladder.md").read_text()
+    )
+    stamp(files[1], None)  # a run from before the fingerprints were kept pools with any
+    assert main([relay, "--merge", *files, "--out", str(tmp_path / "m2")])["weights"] == {"heuristic": ["a" * 64]}
+    stamp(files[1], {"heuristic": "b"})
+    with pytest.raises(SystemExit):
+        main([relay, "--merge", *files, "--out", str(tmp_path / "m3")])
+    assert "runs[0].weights must be an object of rung -> list of sha256 strings" in capsys.readouterr().err

@@ -32,7 +32,9 @@ matches of those kinds (here each rung's team alone, no partners).
 A cell can grow across runs: ``python -m training.ladder GAME --merge A/ladder.json B/ladder.json
 --out DIR`` plays nothing and pools the runs' games (the same match at the same table size adds
 up; ratings are recomputed over every game). Runs to pool must use different ``--seed`` values, so
-that no deal is counted twice; the merge refuses runs that share one at a table size. ``--workers`` plays blocks of
+that no deal is counted twice; the merge refuses runs that share one at a table size, and runs whose
+rung met different networks (each run keeps the ``weights_sha256`` of the checkpoints its rungs play
+with, since ``network`` and ``prior=shipped`` name a path that each release overwrites). ``--workers`` plays blocks of
 games (about 24 each, of every match) in parallel processes, so one long search match uses every
 worker; the results do not depend on the number of workers. Writes ``ladder.md``, ``ladder.json`` and
 ``ladder.png`` to ``--out`` (default ``checkpoints/<game>/``), atomically.
@@ -107,6 +109,33 @@ def rung_specs(
             raise ValueError(f"--extra {name}: {why}")
         specs[name] = spec
     return specs
+
+
+def rung_weights(env_id: str, specs: dict[str, str]) -> dict[str, list[str]]:
+    """Rung -> the ``weights_sha256`` of every checkpoint its spec plays with (the network, a search's
+    prior, leaf and partners), for the rungs that play with any. A ladder run keeps them because a
+    rung's spec names a path (``checkpoints/<game>/<game>.json``, ``prior=shipped``) whose file
+    changes with each release: the fingerprints tell which network a run really met, and a merge
+    refuses to pool runs that met different ones under one name."""
+    from training.runtime.checkpoints import read_checkpoint_metadata
+    from training.runtime.search import _resolve_word, is_search_spec, parse_spec
+
+    out: dict[str, list[str]] = {}
+    for rung, spec in specs.items():
+        if is_search_spec(spec):
+            config = parse_spec(spec)
+            words = ("uniform", "heuristic", "random", "value")
+            paths = [
+                _resolve_word(x, env_id) for x in (config.prior, config.leaf, config.others) if x and x not in words
+            ]
+        elif spec in ("random", "heuristic") or spec.startswith(("rllib:", "openspiel:")):
+            paths = []
+        else:
+            paths = [spec]
+        found = sorted({str(read_checkpoint_metadata(path)["weights_sha256"]) for path in paths})
+        if found:
+            out[rung] = found
+    return out
 
 
 def _relative(path: Path) -> str:
@@ -246,6 +275,7 @@ def summarise(
         "env_id": env_id,
         "kind": "cooperative" if cooperative else "competitive",
         "rungs": specs,
+        "weights": rung_weights(env_id, specs),
         "players": list(players),
         "seed": seed,
         "elapsed_seconds": elapsed,
@@ -276,7 +306,7 @@ def runs_of(ladder: dict[str, Any]) -> list[dict[str, Any]]:
     """The runs a ladder pools: its own ``runs`` (a merge), else the one run it is."""
     if "runs" in ladder:
         return list(ladder["runs"])
-    keys = ("command", "seed", "players", "elapsed_seconds", "created")
+    keys = ("command", "seed", "players", "elapsed_seconds", "created", "weights")
     return [{k: ladder.get(k) for k in keys}]
 
 
@@ -299,6 +329,18 @@ def merge(ladders: Sequence[dict[str, Any]], names: Sequence[str] | None = None)
         for rung, spec in ladder["rungs"].items():
             if specs.setdefault(rung, spec) != spec:
                 raise ValueError(f"{name}: rung {rung!r} is {spec!r} there but {specs[rung]!r} in an earlier run")
+    weights: dict[str, list[str]] = {}
+    met: dict[str, str] = {}
+    for name, ladder in zip(names, ladders):
+        for run in runs_of(ladder):  # runs from before the fingerprints were kept have none to compare
+            for rung, found in (run.get("weights") or {}).items():
+                if weights.setdefault(rung, found) != found:
+                    raise ValueError(
+                        f"{name}: rung {rung!r} played with the weights {', '.join(x[:12] for x in found)} there but "
+                        f"{', '.join(x[:12] for x in weights[rung])} in {met[rung]}: the same spec named different "
+                        "networks (a release between the runs); pool runs of the same network only"
+                    )
+                met.setdefault(rung, name)
     players = sorted({int(t["players"]) for ladder in ladders for t in ladder["tables"]})
     seen: dict[tuple[int, int], str] = {}
     for name, ladder in zip(names, ladders):
@@ -335,6 +377,7 @@ def merge(ladders: Sequence[dict[str, Any]], names: Sequence[str] | None = None)
         "env_id": env_id,
         "kind": ladders[0]["kind"],
         "rungs": specs,
+        "weights": weights,
         "players": players,
         "seed": runs[0]["seed"],
         "elapsed_seconds": sum(float(run.get("elapsed_seconds") or 0.0) for run in runs),
@@ -360,6 +403,12 @@ def _check_ladder(name: str, ladder: Any) -> None:
     for r, run in enumerate(runs_of(ladder)):
         need(isinstance(run.get("seed"), int), f"runs[{r}].seed", "an integer")
         need(isinstance(run.get("players"), list), f"runs[{r}].players", "a list of table sizes")
+        found = run.get("weights")
+        ok = found is None or (
+            isinstance(found, dict)
+            and all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in found.values())
+        )
+        need(ok, f"runs[{r}].weights", "an object of rung -> list of sha256 strings")
     need(isinstance(ladder["tables"], list), "tables", "a list")
     for t, table in enumerate(ladder["tables"]):
         need(isinstance(table, dict) and isinstance(table.get("players"), int), f"tables[{t}].players", "an integer")
@@ -440,7 +489,16 @@ def markdown(ladder: dict[str, Any]) -> str:
         lines.append("")
     elif ladder.get("command"):
         lines += [f"Made with `{ladder['command']}` in {ladder['elapsed_seconds'] / 60:.0f} minutes.", ""]
-    lines += ["| Rung | Spec |", "|---|---|"] + [f"| {r} | `{s}` |" for r, s in ladder["rungs"].items()] + [""]
+    weights = ladder.get("weights") or {}
+    if weights:  # which network each rung met: its spec's path holds whichever was shipped last
+        lines += ["| Rung | Spec | Weights (sha256) |", "|---|---|---|"]
+        lines += [
+            f"| {r} | `{s}` | {', '.join(x[:12] for x in weights.get(r, [])) or '-'} |"
+            for r, s in ladder["rungs"].items()
+        ]
+        lines.append("")
+    else:
+        lines += ["| Rung | Spec |", "|---|---|"] + [f"| {r} | `{s}` |" for r, s in ladder["rungs"].items()] + [""]
     seeds = ", ".join(str(r["seed"]) for r in runs)
     lines.append(f"Rates with Wilson 95% intervals and the number of games, seat-balanced, seeds from {seeds}.")
     for table in ladder["tables"]:
