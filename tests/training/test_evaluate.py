@@ -225,3 +225,14 @@ def test_cli_several_counts_and_variants_write_one_folder_each_and_a_summary(tmp
     assert summary.count("| heuristic |") == 4 and "| 3 | artefact_end=end_of_round | heuristic |" in summary
     bad = _cli(ENV, "--players", "2", "--agents", "random", "--games", "2", "--variant", "artefact_end", cwd=REPO)
     assert bad.returncode == 2 and "key=value1,value2" in bad.stderr
+
+
+def test_each_agent_row_keeps_the_weights_of_the_checkpoints_it_played_with():
+    from training.runtime.checkpoints import read_checkpoint_metadata
+
+    shipped = "checkpoints/last_heroes/last_heroes.json"
+    sha = read_checkpoint_metadata(shipped)["weights_sha256"]
+    res = evaluate("last_heroes_v0", 2, [shipped, "heuristic"], games=2, seed=5)
+    assert [a["weights"] for a in res["agents"]] == [[sha], []]  # the path alone would not say which release
+    res = evaluate("last_heroes_v0", 2, ["search:prior=shipped,sims=2", RandomPolicy(seed=1)], games=2, seed=5)
+    assert [a["weights"] for a in res["agents"]] == [[sha], []]

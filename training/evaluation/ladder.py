@@ -57,7 +57,7 @@ import envs
 from training.atomic import atomic_write_text
 from training.evaluation.tournament import _ranks, play_setups, prepare, wilson_interval
 from training.playing.session import game_name, shipped_checkpoint
-from training.runtime.policies import spec_error
+from training.runtime.policies import spec_error, spec_weights
 
 BASE_RUNGS = ("random", "heuristic", "network")
 PARTNERS = ("heuristic", "network")
@@ -117,25 +117,8 @@ def rung_weights(env_id: str, specs: dict[str, str]) -> dict[str, list[str]]:
     rung's spec names a path (``checkpoints/<game>/<game>.json``, ``prior=shipped``) whose file
     changes with each release: the fingerprints tell which network a run really met, and a merge
     refuses to pool runs that met different ones under one name."""
-    from training.runtime.checkpoints import read_checkpoint_metadata
-    from training.runtime.search import _resolve_word, is_search_spec, parse_spec
-
-    out: dict[str, list[str]] = {}
-    for rung, spec in specs.items():
-        if is_search_spec(spec):
-            config = parse_spec(spec)
-            words = ("uniform", "heuristic", "random", "value")
-            paths = [
-                _resolve_word(x, env_id) for x in (config.prior, config.leaf, config.others) if x and x not in words
-            ]
-        elif spec in ("random", "heuristic") or spec.startswith(("rllib:", "openspiel:")):
-            paths = []
-        else:
-            paths = [spec]
-        found = sorted({str(read_checkpoint_metadata(path)["weights_sha256"]) for path in paths})
-        if found:
-            out[rung] = found
-    return out
+    found = {rung: spec_weights(spec, env_id) for rung, spec in specs.items()}
+    return {rung: weights for rung, weights in found.items() if weights}
 
 
 def _relative(path: Path) -> str:

@@ -61,7 +61,9 @@ hits a turn cap has lost). In a cooperative game every game is a new deal.
 
 Outputs (to ``--out``, default ``runs/eval/<env>__<time>/``), each written atomically:
 ``results.json``, ``results.md`` (printed too) and ``results.png`` (win rates with Wilson error
-bars, and win rates per seat).
+bars, and win rates per seat). Each agent's row in ``results.json`` keeps its spec and the
+``weights_sha256`` of the checkpoints it played with (``weights``): a path such as the shipped
+``checkpoints/<game>/<game>.json`` is overwritten by each release, the fingerprint is not.
 
 Python: :func:`evaluate` returns the results dict (agents may be spec strings, loaded policy
 objects or ``(name, spec_or_policy)`` pairs, e.g. from a training callback), and
@@ -89,7 +91,7 @@ import envs
 from envs.core.game import play_forced
 from envs.core.options import split_options
 from training.atomic import atomic_write_bytes, atomic_write_text
-from training.runtime.policies import Policy, load_policy, observation_options, seat_actor
+from training.runtime.policies import Policy, load_policy, observation_options, seat_actor, spec_weights
 
 # --------------------------------------------------------------------------------------------
 # Pure helpers
@@ -520,6 +522,7 @@ def results_from_records(setup: Setup, records: Sequence[dict[str, Any]], elapse
             {
                 "name": ag.name,
                 "spec": ag.spec,
+                "weights": spec_weights(ag.spec, setup.env_id),  # which network a checkpoint path held
                 "games": m,
                 "wins": int(wins[i]),
                 "win_rate": wins[i] / m if m else 0.0,

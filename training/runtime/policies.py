@@ -63,6 +63,27 @@ def spec_error(spec: Any, words: Sequence[str] = SPEC_WORDS) -> str | None:
     return None
 
 
+def spec_weights(spec: str, env_id: str) -> list[str]:
+    """The ``weights_sha256`` of every herozoo checkpoint ``spec`` plays with (a path; a search's
+    prior, leaf and partners, ``shipped`` read as the game's shipped file), sorted; none for the
+    words, ``rllib:`` and ``openspiel:`` specs. Results and ladders keep them: a path such as
+    ``checkpoints/<game>/<game>.json`` holds whichever network was released last, the fingerprint
+    says which one was played."""
+    from training.runtime.checkpoints import read_checkpoint_metadata
+
+    if spec.startswith("search:"):
+        from training.runtime.search import _resolve_word, parse_spec
+
+        config = parse_spec(spec)
+        words = ("uniform", "heuristic", "random", "value")
+        paths = [_resolve_word(x, env_id) for x in (config.prior, config.leaf, config.others) if x and x not in words]
+    elif spec in SPEC_WORDS or spec.startswith(("rllib:", "openspiel:", "<")):
+        paths = []
+    else:
+        paths = [spec]
+    return sorted({str(read_checkpoint_metadata(path)["weights_sha256"]) for path in paths})
+
+
 def spec_path(spec: str) -> Path:
     """The file or folder a checkpoint spec names (``rllib:PATH#MODULE`` -> ``PATH``)."""
     if spec.startswith("rllib:"):
