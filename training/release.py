@@ -33,6 +33,7 @@ would carry, go to ``--records DIR`` instead, in the same layout (default: ``RUN
 or ``runs/release/<name>__<time>/`` for a checkpoint path). ``--summarise FOLDER`` reduces a
 folder written before this split to that form (``--records DIR`` keeps the full files there) and
 rebuilds its ``summary.md`` and ``summary.png`` from the aggregates, without playing a game.
+``--workers N`` plays each cell's games on N processes: the same games, the same tables.
 """
 
 from __future__ import annotations
@@ -265,11 +266,15 @@ def release(
     progress: bool = True,
     command: str = "training.release.release()",
     records: str | Path | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Copy, evaluate and record; returns {"checkpoint", "summary", "records", "rows", "table"}.
 
     ``records``: where the per-game records go (default ``RUN_DIR/release``, or
-    ``runs/release/<name>__<time>`` for a checkpoint path); ``to``'s folder gets the aggregates."""
+    ``runs/release/<name>__<time>`` for a checkpoint path); ``to``'s folder gets the aggregates.
+    ``workers``: processes that play each cell's games (the games and their seeds are the same)."""
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
     source = Path(source)
     run_dir = source if (source / "checkpoints" / "final.json").exists() else None
     ckpt = run_dir / "checkpoints" / "final.json" if run_dir else source
@@ -300,7 +305,7 @@ def release(
             key = f"{n}p" + "".join(f"__{k}={v}" for k, v in variant.items())
             for name, specs in chosen.items():
                 setup = prepare(env_id, n, specs, games, seed, {**base_options, **variant})
-                results = run(setup, progress=progress)
+                results = run(setup, progress=progress, workers=workers)
                 results["variant"] = variant
                 write_cell(results, dest / "evaluation" / name / key, records / "evaluation" / name / key)
                 row = row_of(results)
@@ -339,6 +344,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         metavar="FOLDER",
         help="reduce FOLDER/evaluation/ to aggregates and rebuild its summary, playing no game",
     )
+    p.add_argument(
+        "--workers", type=int, default=1, help="processes that play each cell's games (default 1; same games)"
+    )
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
     if args.summarise is not None and (args.source or args.to):
@@ -351,7 +359,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         else:
             command = " ".join(["python -m training.release", *(argv if argv is not None else sys.argv[1:])])
             out = release(
-                args.source, args.to, args.games, args.seed, args.variant, not args.no_progress, command, args.records
+                args.source,
+                args.to,
+                args.games,
+                args.seed,
+                args.variant,
+                not args.no_progress,
+                command,
+                args.records,
+                args.workers,
             )
     except (ValueError, OSError) as e:
         p.error(str(e))

@@ -57,6 +57,15 @@ def test_a_cooperative_release_records_every_table_line_up_and_variant(tmp_path)
     assert (tmp_path / "ship" / "evaluation" / "summary.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_a_release_on_two_workers_plays_the_same_games(tmp_path):
+    ckpt = _untrained_checkpoint(tmp_path, "configs/last_bastion.yaml", "env.player_counts=[2]")
+    one = release(ckpt, tmp_path / "one" / "lb", games=3, seed=5, progress=False, records=tmp_path / "r1")
+    two = release(ckpt, tmp_path / "two" / "lb", games=3, seed=5, progress=False, records=tmp_path / "r2", workers=2)
+    assert two["rows"] == one["rows"] and two["table"] == one["table"]
+    with pytest.raises(ValueError, match="workers must be a whole number >= 1, got 0"):
+        release(ckpt, tmp_path / "three" / "lb", games=1, seed=5, progress=False, workers=0)
+
+
 def _files(folder):
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
 
